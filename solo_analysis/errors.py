@@ -1,0 +1,71 @@
+"""Exception hierarchy.
+
+Every error raised for bad *input* is a subclass of :class:`SoloAnalysisError`,
+which is itself a :class:`ValueError`, so callers can catch either.  Messages are
+one line, quote the offending input and name the problem.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SoloAnalysisError",
+    "CardError",
+    "DuplicateCardError",
+    "CardCountError",
+    "HandError",
+    "DealError",
+    "SeatError",
+    "TrumpError",
+    "ContractError",
+    "RuleSetError",
+    "TurnupError",
+    "ConstraintError",
+]
+
+
+class SoloAnalysisError(ValueError):
+    """Base class of every input error raised by solo-analysis."""
+
+
+class CardError(SoloAnalysisError):
+    """A card could not be parsed: unknown rank or suit, or malformed text."""
+
+
+class DuplicateCardError(SoloAnalysisError):
+    """The same card appears twice (in one hand, or in two hands of a deal)."""
+
+
+class CardCountError(SoloAnalysisError):
+    """A hand or deal holds the wrong number of cards."""
+
+
+class HandError(SoloAnalysisError):
+    """A hand's text could not be parsed for a reason other than a bad card."""
+
+
+class DealError(SoloAnalysisError):
+    """A deal's text or arrays are malformed."""
+
+
+class SeatError(SoloAnalysisError):
+    """An unknown seat name, or an invalid combination of seats."""
+
+
+class TrumpError(SoloAnalysisError):
+    """An unknown trump suit / denomination."""
+
+
+class ContractError(SoloAnalysisError):
+    """An unknown contract name, or a contract the rule set does not have."""
+
+
+class RuleSetError(SoloAnalysisError):
+    """An unknown rule-set preset, or an invalid rule-set file or option."""
+
+
+class TurnupError(SoloAnalysisError):
+    """The turned-up trump card contradicts the player's hand or seat."""
+
+
+class ConstraintError(SoloAnalysisError):
+    """A sampling constraint is invalid, impossible, or too rare to sample."""
