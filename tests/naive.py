@@ -1,0 +1,93 @@
+"""A slow, obviously correct double-dummy oracle for Solo Whist endings.
+
+Plain Python, no numba, no pruning: full minimax over every legal card,
+memoised on the position at the start of each trick.  Only for small endings
+(up to about 5 cards per hand); the fast solver is tested against it.
+
+Encoding (the same as the package's):
+    card code = suit * 13 + rank_index; suits 0..3 = S, H, D, C; rank_index 0..12 = 2..A
+    seats 0..3 = N, E, S, W clockwise; trump 0..3 = S, H, D, C, 4 = no trump
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+NO_TRUMP = 4
+
+
+def suit_of(card: int) -> int:
+    return card // 13
+
+
+def trick_winner(cards: list[int], leader: int, trump: int) -> int:
+    """Seat that wins a complete trick; ``cards[i]`` was played by seat ``(leader + i) % 4``."""
+    led = suit_of(cards[0])
+    best = 0
+    for i in range(1, 4):
+        c, b = cards[i], cards[best]
+        c_trump = suit_of(c) == trump
+        b_trump = suit_of(b) == trump
+        if c_trump and not b_trump:
+            best = i
+        elif c_trump == b_trump and suit_of(c) == suit_of(b) and c > b:
+            best = i
+        # a card of another non-trump suit than the led (or winning) suit never wins
+    # the winning card is a trump or a card of the suit led
+    assert suit_of(cards[best]) in (trump, led)
+    return (leader + best) % 4
+
+
+def legal_cards(hand: frozenset[int], led_suit: int | None) -> list[int]:
+    """Follow suit if able, otherwise any card."""
+    if led_suit is not None:
+        follow = [c for c in hand if suit_of(c) == led_suit]
+        if follow:
+            return sorted(follow)
+    return sorted(hand)
+
+
+def naive_tricks(
+    hands: list[list[int]],
+    trump: int,
+    leader: int,
+    declarers: tuple[int, ...],
+    misere: bool,
+) -> int:
+    """Declarer side's tricks under perfect play, all cards visible.
+
+    Normal: the declarer side maximises its tricks, the other side minimises them.
+    Misère: the single declarer minimises his own tricks, the other three maximise them.
+    """
+    if len({len(h) for h in hands}) != 1 or len(hands) != 4:
+        raise ValueError("need four hands of equal size")
+    all_cards = [c for h in hands for c in h]
+    if len(set(all_cards)) != len(all_cards):
+        raise ValueError("duplicate card")
+    if misere and len(declarers) != 1:
+        raise ValueError("misere needs exactly one declarer")
+    side = frozenset(declarers)
+    # seats that want the declarer side's trick count to be high
+    maximiser = [(seat in side) != misere for seat in range(4)]
+
+    @lru_cache(maxsize=None)
+    def value(state: tuple[frozenset[int], ...], lead: int) -> int:
+        """Declarer-side tricks still to come from the start of a trick."""
+        if not state[0]:
+            return 0
+        return play(state, lead, ())
+
+    def play(state: tuple[frozenset[int], ...], lead: int, trick: tuple[int, ...]) -> int:
+        if len(trick) == 4:
+            winner = trick_winner(list(trick), lead, trump)
+            return (winner in side) + value(state, winner)
+        seat = (lead + len(trick)) % 4
+        led_suit = suit_of(trick[0]) if trick else None
+        results = []
+        for card in legal_cards(state[seat], led_suit):
+            rest = list(state)
+            rest[seat] = state[seat] - {card}
+            results.append(play(tuple(rest), lead, trick + (card,)))
+        return max(results) if maximiser[seat] else min(results)
+
+    return value(tuple(frozenset(h) for h in hands), leader)
