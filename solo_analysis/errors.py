@@ -20,6 +20,7 @@ __all__ = [
     "RuleSetError",
     "TurnupError",
     "ConstraintError",
+    "SamplingError",
 ]
 
 
@@ -69,3 +70,7 @@ class TurnupError(SoloAnalysisError):
 
 class ConstraintError(SoloAnalysisError):
     """A sampling constraint is invalid, impossible, or too rare to sample."""
+
+
+class SamplingError(SoloAnalysisError):
+    """A bad sampling request: negative deal count, or a seed that is not an int in [0, 2**64)."""
