@@ -20,6 +20,8 @@ from ..errors import SoloAnalysisError
 
 # command name -> "module:attribute" (relative to this package)
 COMMANDS: dict[str, str] = {
+    "rules": "rules_cmd:rules",
+    "score": "rules_cmd:score",
 }
 
 
