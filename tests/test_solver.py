@@ -1,0 +1,475 @@
+"""Independent checks of the double-dummy solver.
+
+* against the plain-Python oracle ``tests/naive.py`` on random 1..5-card endings,
+  for every trump, leader and kind of declarer side, and for misère;
+* against DDS (through endplay) on full random deals with N+S or E+W declaring;
+* hand-made positions with known answers, target semantics, thread-count
+  independence and input errors.
+
+Encoding: card code = suit * 13 + rank_index (suits 0..3 = S, H, D, C; rank_index
+0..12 = 2..A); seats 0..3 = N, E, S, W; trump 0..3 = S, H, D, C, 4 = no trump.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from naive import naive_tricks
+from solo_analysis.cards import Deal
+from solo_analysis.errors import SoloAnalysisError
+from solo_analysis.solver import solve, solve_batch
+
+SEATS = "NESW"
+SUITS = "SHDC"
+RANKS = "23456789TJQKA"
+TRUMP_NAMES = ["S", "H", "D", "C", "NT"]
+NT = 4
+
+# kinds of declarer side, as seat offsets from a base seat
+SIDE_KINDS = {
+    "one": [(0,)],
+    "adjacent": [(0, 1)],
+    "opposite": [(0, 2)],
+    "misere": [(0,)],
+}
+
+
+def random_endings(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
+    """(n, 4, k) int8: 4*k cards chosen at random from 52, dealt k to each seat."""
+    out = np.empty((n, 4, k), dtype=np.int8)
+    for i in range(n):
+        out[i] = rng.choice(52, size=4 * k, replace=False).reshape(4, k)
+    return out
+
+
+def to_pbn(deal: np.ndarray) -> str:
+    """(4, k) card codes -> 'N:AKQ.JT9.876.5432 ...' written independently of solo_analysis.cards."""
+    hands = []
+    for seat in range(4):
+        suits = []
+        for s in range(4):
+            ranks = sorted((int(c) % 13 for c in deal[seat] if int(c) // 13 == s), reverse=True)
+            suits.append("".join(RANKS[r] for r in ranks))
+        hands.append(".".join(suits))
+    return "N:" + " ".join(hands)
+
+
+def oracle(deal: np.ndarray, trump: int, leader: int, declarers: tuple[int, ...], misere: bool) -> int:
+    return naive_tricks([list(map(int, row)) for row in deal], trump, leader, declarers, misere)
+
+
+def describe(deal, trump, leader, declarers, misere) -> str:
+    return (
+        f"{to_pbn(deal)!r} trump={TRUMP_NAMES[trump]} leader={SEATS[leader]} "
+        f"declarers={''.join(SEATS[s] for s in declarers)} misere={misere}"
+    )
+
+
+def check_against_oracle(k: int, kind: str, per_combo: int, combos: int, seed: int) -> int:
+    """Solve batches of random k-card endings for ``combos`` (trump, leader) pairs; return count."""
+    rng = np.random.default_rng([seed, k, list(SIDE_KINDS).index(kind)])
+    misere = kind == "misere"
+    pairs = [(t, lead) for t in range(5) for lead in range(4)]
+    order = rng.permutation(len(pairs))[:combos]
+    count = 0
+    for j, idx in enumerate(order):
+        trump, leader = pairs[idx]
+        base = (leader + j) % 4  # declarer side at every offset from the leader
+        declarers = tuple(sorted((base + off) % 4 for off in SIDE_KINDS[kind][0]))
+        deals = random_endings(rng, per_combo, k)
+        got = solve_batch(deals, trump=trump, leader=leader, declarers=declarers, misere=misere)
+        assert got.shape == (per_combo,)
+        for i in range(per_combo):
+            want = oracle(deals[i], trump, leader, declarers, misere)
+            assert int(got[i]) == want, f"solve_batch: {describe(deals[i], trump, leader, declarers, misere)}: " \
+                f"oracle {want}, got {int(got[i])}"
+            count += 1
+        # the single-deal path on the first deal, by Deal object and by names
+        d0 = deals[0]
+        want0 = oracle(d0, trump, leader, declarers, misere)
+        got0 = solve(
+            Deal.from_array(d0),
+            trump=TRUMP_NAMES[trump],
+            leader=SEATS[leader],
+            declarers="".join(SEATS[s] for s in declarers),
+            misere=misere,
+        )
+        assert int(got0) == want0, f"solve: {describe(d0, trump, leader, declarers, misere)}: " \
+            f"oracle {want0}, got {got0}"
+        # target form agrees with the trick count
+        for t in range(k + 1):
+            ok = solve(Deal.from_array(d0), trump=TRUMP_NAMES[trump] if trump < 4 else None, leader=SEATS[leader],
+                       declarers="".join(SEATS[s] for s in declarers), misere=misere, target=t)
+            assert bool(ok) == ((want0 <= t) if misere else (want0 >= t)), (
+                f"target={t}: {describe(d0, trump, leader, declarers, misere)}: tricks {want0}, got {ok}"
+            )
+    return count
+
+
+# ------------------------------------------------------------------ against the oracle
+# default run: ~330 endings; k=5 is the oracle's expensive case
+@pytest.mark.parametrize("kind", list(SIDE_KINDS))
+@pytest.mark.parametrize("k, per_combo, combos", [(1, 3, 20), (3, 2, 20), (4, 1, 20), (5, 1, 5)])
+def test_against_oracle(k, kind, per_combo, combos):
+    assert check_against_oracle(k, kind, per_combo, combos, seed=2024) == per_combo * combos
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", list(SIDE_KINDS))
+@pytest.mark.parametrize("k, per_combo, combos", [(2, 10, 20), (3, 10, 20), (4, 5, 20), (5, 2, 20)])
+def test_against_oracle_slow(k, kind, per_combo, combos):
+    assert check_against_oracle(k, kind, per_combo, combos, seed=99) == per_combo * combos
+
+
+def test_batch_zero_sum_on_endings():
+    """Normal play: a side's tricks plus the complementary side's tricks = cards per hand."""
+    rng = np.random.default_rng(5)
+    deals = random_endings(rng, 40, 4)
+    for trump in range(5):
+        for leader in range(4):
+            for side in ((0,), (1, 2), (0, 2), (3,)):
+                other = tuple(s for s in range(4) if s not in side)
+                a = solve_batch(deals, trump=trump, leader=leader, declarers=side)
+                b = solve_batch(deals, trump=trump, leader=leader, declarers=other)
+                np.testing.assert_array_equal(a.astype(int) + b.astype(int), 4)
+
+
+# ------------------------------------------------------------------ against DDS
+def full_deals(n: int, seed: int) -> np.ndarray:
+    out = np.empty((n, 4, 13), dtype=np.int8)
+    for i in range(n):
+        out[i] = np.random.default_rng([seed, i]).permutation(52).reshape(4, 13)
+    return out
+
+
+def dds_ns_tricks(deal: np.ndarray) -> np.ndarray:
+    """ns[trump, leader] = N+S tricks by DDS, for a deal of k cards per hand (1..13).
+
+    Uses ``endplay._dds.SolveBoard(deal, target=-1, solutions=1, mode=1, ...)``, which
+    returns the maximum tricks of the side *on lead* (``score[0]``).  endplay's
+    Denom order (S H D C NT) and Player order (N E S W) are the same as ours.
+    """
+    from endplay import _dds
+    from endplay.types import Deal as EPDeal
+
+    k = deal.shape[1]
+    ep = EPDeal(to_pbn(deal))
+    fut = _dds.futureTricks()
+    ns = np.empty((5, 4), dtype=int)
+    for trump in range(5):
+        for leader in range(4):
+            ep.trump = trump
+            ep.first = leader
+            _dds.SolveBoard(ep._data, -1, 1, 1, fut, 0)
+            on_lead = fut.score[0]
+            ns[trump, leader] = on_lead if leader % 2 == 0 else k - on_lead
+    return ns
+
+
+def test_dds_helper_matches_dd_table():
+    """Cross-check the helper with endplay's calc_dd_table, where the declarer's LHO leads."""
+    pytest.importorskip("endplay")
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal as EPDeal
+    from endplay.types import Denom, Player
+
+    deal = full_deals(1, seed=31)[0]
+    ns = dds_ns_tricks(deal)
+    table = calc_dd_table(EPDeal(to_pbn(deal)))
+    for trump in range(5):
+        for declarer in range(4):
+            leader = (declarer + 1) % 4
+            side = ns[trump, leader] if declarer % 2 == 0 else 13 - ns[trump, leader]
+            assert table[Denom(trump), Player(declarer)] == side
+
+
+def check_against_dds(deals: np.ndarray, single: int) -> None:
+    """N+S and E+W tricks for every trump and leader equal DDS's; ``single`` deals via ``solve``."""
+    pytest.importorskip("endplay")
+    n, _, k = deals.shape
+    want = np.stack([dds_ns_tricks(d) for d in deals])  # (n, 5, 4)
+    for trump in range(5):
+        for leader in range(4):
+            ns = solve_batch(deals, trump=trump, leader=leader, declarers=(0, 2))
+            ew = solve_batch(deals, trump=trump, leader=leader, declarers=(1, 3))
+            for i in range(n):
+                w = want[i, trump, leader]
+                ctx = f"{to_pbn(deals[i])!r} trump={TRUMP_NAMES[trump]} leader={SEATS[leader]}"
+                assert int(ns[i]) == w, f"{ctx} declarers=NS: DDS {w}, got {int(ns[i])}"
+                assert int(ew[i]) == k - w, f"{ctx} declarers=EW: DDS {k - w}, got {int(ew[i])}"
+    # the single-deal path, PBN input, names, and target questions on a few deals
+    for i in range(min(n, single)):
+        pbn = to_pbn(deals[i])
+        for trump in (1, NT):
+            w = want[i, trump, 1]
+            name = TRUMP_NAMES[trump]
+            assert solve(pbn, trump=name, leader="E", declarers="NS") == w
+            assert solve(pbn, trump=name, leader="E", declarers="EW") == k - w
+            for t in (w - 1, w, w + 1):
+                if 0 <= t <= k:
+                    assert solve(pbn, trump=name, leader="E", declarers="NS", target=t) == (w >= t)
+
+
+@pytest.mark.parametrize("k, n", [(6, 20), (8, 20), (10, 4)])
+def test_against_dds_endings(k, n):
+    """DDS solves endings too: random k-card endings, every trump and leader."""
+    check_against_dds(random_endings(np.random.default_rng([17, k]), n, k), single=3)
+
+
+@pytest.mark.slow
+def test_against_dds_full_deals():
+    # the brief's size (20 deals x 5 denominations x 4 leaders); slow with the current solver
+    check_against_dds(full_deals(20, seed=11), single=3)
+
+
+@pytest.mark.slow
+def test_against_dds_full_deals_more():
+    check_against_dds(full_deals(100, seed=12), single=0)
+
+
+# ------------------------------------------------------------------ hand-made positions
+def codes(seat_cards: str) -> list[int]:
+    """'SA SK H2' -> codes."""
+    return [SUITS.index(t[0]) * 13 + RANKS.index(t[1]) for t in seat_cards.split()]
+
+
+def build_full_deal(fixed: dict[int, list[int]], seed: int) -> np.ndarray:
+    """Full deal with the given seats fixed, the remaining cards dealt at random to the others."""
+    rng = np.random.default_rng(seed)
+    used = {c for cs in fixed.values() for c in cs}
+    rest = rng.permutation([c for c in range(52) if c not in used]).tolist()
+    deal = np.empty((4, 13), dtype=np.int8)
+    for seat in range(4):
+        if seat in fixed:
+            deal[seat] = fixed[seat]
+        else:
+            deal[seat], rest = rest[:13], rest[13:]
+    return deal
+
+
+ALL_SPADES = list(range(0, 13))
+ALL_HEARTS = list(range(13, 26))
+LOW_CARDS = codes("S2 S3 S4 S5 H2 H3 H4 H5 D2 D3 D4 D5 C2")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("declarer", range(4))
+def test_thirteen_spades_one_declarer(seed, declarer):
+    """One player holds every spade; the other three hold everything else."""
+    deal = build_full_deal({declarer: ALL_SPADES}, seed)
+    name = SEATS[declarer]
+    for leader in range(4):
+        # spade trumps: every card wins whoever leads (he ruffs any other lead)
+        assert solve(to_pbn(deal), trump="S", leader=SEATS[leader], declarers=name) == 13
+        # other trumps: an opponent ruffs his first spade lead, or leads a side suit;
+        # he never wins a trick
+        for trump in "HDC":
+            assert solve(to_pbn(deal), trump=trump, leader=SEATS[leader], declarers=name) == 0
+        # no trump: all 13 when he leads, none when anyone else leads (he never regains the lead)
+        nt = solve(to_pbn(deal), trump=None, leader=SEATS[leader], declarers=name)
+        assert nt == (13 if leader == declarer else 0)
+        # batch path, with int arguments
+        b = solve_batch(deal[None], trump=0, leader=leader, declarers=(declarer,))
+        assert b.tolist() == [13]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("declarer", range(4))
+def test_thirteen_spades_misere(seed, declarer):
+    """Misère in no trump with all 13 spades: 13 when he leads, else 0 (he never gets the lead)."""
+    deal = build_full_deal({declarer: ALL_SPADES}, seed)
+    for leader in range(4):
+        mis = solve(to_pbn(deal), trump="NT", leader=SEATS[leader], declarers=SEATS[declarer], misere=True)
+        assert mis == (13 if leader == declarer else 0)
+
+
+def test_lowest_cards_ending():
+    """He holds the 2 of every suit; each other player holds one card of every suit.
+    In no trump he loses trick 1 whoever leads and never gets the lead again: 0 tricks."""
+    rng = np.random.default_rng(41)
+    deals = np.empty((12, 4, 4), dtype=np.int8)
+    for i in range(12):
+        declarer = i % 4
+        deals[i, declarer] = [0, 13, 26, 39]
+        ranks = np.stack([rng.permutation(np.arange(1, 13))[:3] for _ in range(4)], axis=1)  # (3 seats, 4 suits)
+        others = [s for s in range(4) if s != declarer]
+        for j, seat in enumerate(others):
+            deals[i, seat] = [suit * 13 + ranks[j, suit] for suit in range(4)]
+    for i in range(12):
+        declarer = i % 4
+        for leader in range(4):
+            for misere in (False, True):
+                assert oracle(deals[i], NT, leader, (declarer,), misere) == 0
+                got = solve(Deal.from_array(deals[i]), trump=None, leader=SEATS[leader],
+                            declarers=SEATS[declarer], misere=misere)
+                assert got == 0, f"{describe(deals[i], NT, leader, (declarer,), misere)}: got {got}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("declarer", range(4))
+def test_lowest_cards_never_win_in_no_trump(seed, declarer):
+    """2345 of S, H, D and the club 2: every other card of those suits is higher, so in
+    no trump he wins a trick only by leading a suit the other three are all void in,
+    which cannot happen at trick 1 and he never gets the lead again."""
+    deal = build_full_deal({declarer: LOW_CARDS}, seed)
+    name = SEATS[declarer]
+    for leader in SEATS:
+        assert solve(to_pbn(deal), trump=None, leader=leader, declarers=name, misere=True) == 0
+        assert bool(solve(to_pbn(deal), trump=None, leader=leader, declarers=name, misere=True, target=0))
+        assert solve(to_pbn(deal), trump=None, leader=leader, declarers=name) == 0
+    got = solve_batch(np.stack([deal] * 4), trump=NT, leader=(declarer + 1) % 4, declarers=(declarer,), misere=True)
+    assert got.tolist() == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("pair", [(0, 2), (1, 3), (0, 1), (2, 3), (3, 0)])
+def test_partnership_top_suits(seed, pair):
+    """Partners hold all spades and all hearts; the other two hold diamonds and clubs."""
+    a, b = pair
+    deal = build_full_deal({a: ALL_SPADES, b: ALL_HEARTS}, seed)
+    side = "".join(SEATS[s] for s in sorted(pair))
+    pbn = to_pbn(deal)
+    for leader in range(4):
+        lead = SEATS[leader]
+        # either major as trumps: the partners ruff any minor lead, then cash everything
+        assert solve(pbn, trump="S", leader=lead, declarers=side) == 13
+        assert solve(pbn, trump="H", leader=lead, declarers=side) == 13
+        # minor trumps: the opponents ruff the first major lead or lead minors; partners never win
+        assert solve(pbn, trump="D", leader=lead, declarers=side) == 0
+        assert solve(pbn, trump="C", leader=lead, declarers=side) == 0
+        # no trump: everything when a partner leads, nothing otherwise
+        assert solve(pbn, trump="NT", leader=lead, declarers=side) == (13 if leader in pair else 0)
+        assert solve(pbn, trump="NT", leader=lead, declarers=side, target=13) == (leader in pair)
+
+
+def test_target_trivial_bounds():
+    deals = random_endings(np.random.default_rng(3), 6, 13)
+    for trump in range(5):
+        for leader in range(4):
+            assert solve_batch(deals, trump=trump, leader=leader, declarers=(0,), target=0).all()
+            assert solve_batch(deals, trump=trump, leader=leader, declarers=(1, 3), target=0).all()
+            assert solve_batch(deals, trump=trump, leader=leader, declarers=(2,), misere=True, target=13).all()
+    pbn = to_pbn(deals[0])
+    ok = solve(pbn, trump="H", leader="E", declarers="S", target=0)
+    assert isinstance(ok, bool | np.bool_) and ok
+    ok = solve(pbn, trump=None, leader="N", declarers="W", misere=True, target=13)
+    assert isinstance(ok, bool | np.bool_) and ok
+    small = to_pbn(random_endings(np.random.default_rng(3), 1, 5)[0])
+    assert isinstance(solve(small, trump="H", leader="E", declarers="S"), int | np.integer)
+
+
+def test_target_dtype():
+    deals = random_endings(np.random.default_rng(4), 6, 8)
+    got = solve_batch(deals, trump=1, leader=1, declarers=(0, 2), target=7)
+    assert got.dtype == np.bool_
+    tricks = solve_batch(deals, trump=1, leader=1, declarers=(0, 2))
+    assert tricks.dtype == np.int8
+    np.testing.assert_array_equal(got, tricks >= 7)
+
+
+def test_one_card_endings_every_case():
+    """All 1-card endings of a fixed set of cards, every trump, leader and single declarer."""
+    rng = np.random.default_rng(8)
+    deals = random_endings(rng, 30, 1)
+    for trump in range(5):
+        for leader in range(4):
+            for declarer in range(4):
+                for misere in (False, True):
+                    got = solve_batch(deals, trump=trump, leader=leader, declarers=(declarer,), misere=misere)
+                    want = [oracle(d, trump, leader, (declarer,), misere) for d in deals]
+                    assert got.tolist() == want, (trump, leader, declarer, misere)
+
+
+def test_one_card_known():
+    deal = np.array([codes("HA"), codes("S2"), codes("H3"), codes("H4")], dtype=np.int8)
+    assert solve(Deal.from_array(deal), trump="S", leader="N", declarers="N") == 0  # East ruffs
+    assert solve(Deal.from_array(deal), trump="S", leader="N", declarers="E") == 1
+    assert solve(Deal.from_array(deal), trump=None, leader="N", declarers="N") == 1
+    assert solve(Deal.from_array(deal), trump=None, leader="N", declarers="N", misere=True) == 1
+
+
+# ------------------------------------------------------------------ threads
+def test_independent_of_thread_count():
+    numba = pytest.importorskip("numba")
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("needs at least 2 numba threads")
+    deals = random_endings(np.random.default_rng(21), 24, 8)
+    before = numba.get_num_threads()
+    try:
+        results = []
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            results.append(
+                (
+                    solve_batch(deals, trump=1, leader=1, declarers=(0, 2)),
+                    solve_batch(deals, trump=NT, leader=0, declarers=(2,), misere=True),
+                    solve_batch(deals, trump=3, leader=3, declarers=(1,), target=5),
+                )
+            )
+    finally:
+        numba.set_num_threads(before)
+    for one, two in zip(*results):
+        np.testing.assert_array_equal(one, two)
+
+
+# ------------------------------------------------------------------ errors
+PBN = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+
+
+@pytest.mark.parametrize("trump", ["X", "spadez", 5, -1, "7"])
+def test_bad_trump(trump):
+    with pytest.raises(SoloAnalysisError):
+        solve(PBN, trump=trump, leader="N", declarers="N")
+
+
+@pytest.mark.parametrize("leader", ["X", "Q", 4, -1, "NE"])
+def test_bad_leader(leader):
+    with pytest.raises(SoloAnalysisError):
+        solve(PBN, trump="S", leader=leader, declarers="N")
+
+
+@pytest.mark.parametrize("declarers", ["X", "NQ", "", "Z"])
+def test_bad_declarers(declarers):
+    with pytest.raises(SoloAnalysisError):
+        solve(PBN, trump="S", leader="N", declarers=declarers)
+
+
+@pytest.mark.parametrize("declarers", ["NS", "NE", "EW"])
+def test_misere_needs_one_declarer(declarers):
+    with pytest.raises(SoloAnalysisError):
+        solve(PBN, trump=None, leader="N", declarers=declarers, misere=True)
+    with pytest.raises(SoloAnalysisError):
+        solve_batch(full_deals(2, 0), trump=4, leader=0, declarers=declarers, misere=True)
+    seats = tuple(SEATS.index(c) for c in declarers)
+    with pytest.raises(SoloAnalysisError):
+        solve_batch(full_deals(2, 0), trump=4, leader=0, declarers=seats, misere=True)
+
+
+def test_unequal_hands():
+    with pytest.raises(SoloAnalysisError):
+        solve("N:AK... Q... J... T...", trump="S", leader="N", declarers="N")
+    with pytest.raises(SoloAnalysisError):
+        solve("N:AK... QJ... T9... 8", trump="S", leader="N", declarers="N")
+
+
+def test_bad_deal_text():
+    with pytest.raises(SoloAnalysisError):
+        solve("N:AK... QJ... T9...", trump="S", leader="N", declarers="N")  # three hands
+    with pytest.raises(SoloAnalysisError):
+        solve("N:AK... AJ... T9... 87...", trump="S", leader="N", declarers="N")  # duplicate ace
+
+
+def test_bad_batch_shapes():
+    with pytest.raises(SoloAnalysisError):
+        solve_batch(np.zeros((2, 3, 13), dtype=np.int8), trump=0, leader=0, declarers=(0,))
+    with pytest.raises(SoloAnalysisError):
+        solve_batch(np.zeros((2, 4, 14), dtype=np.int8), trump=0, leader=0, declarers=(0,))
+    with pytest.raises(SoloAnalysisError):
+        solve_batch(np.zeros((4, 13), dtype=np.int8), trump=0, leader=0, declarers=(0,))
+    with pytest.raises(SoloAnalysisError):
+        solve_batch(full_deals(2, 0), trump=9, leader=0, declarers=(0,))
+    with pytest.raises(SoloAnalysisError):
+        solve_batch(full_deals(2, 0), trump=0, leader=7, declarers=(0,))
