@@ -20,6 +20,7 @@ from ..errors import SoloAnalysisError
 
 # command name -> "module:attribute" (relative to this package)
 COMMANDS: dict[str, str] = {
+    "advise": "advise_cmd:advise",
     "rules": "rules_cmd:rules",
     "score": "rules_cmd:score",
 }

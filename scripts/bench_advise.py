@@ -1,0 +1,109 @@
+"""Benchmark of the Monte Carlo advice: sampling speed and wall time of a full ``advise``.
+
+Prints a table:
+
+* deals sampled per second by :class:`~solo_analysis.sampler.DealSampler` alone;
+* for a few typical hands, the wall time of ``advise`` at the default tolerance (capped by
+  ``--max-samples``): *cold* = the first call in a fresh Python process (imports, numba cache
+  load or compilation included), *warm* = a second call in the same process with another seed.
+
+Each hand runs in its own subprocess with a time limit (``--timeout``), so one slow hand cannot
+stall the benchmark; a run that hits the limit is reported as such.
+
+Usage::
+
+    python scripts/bench_advise.py                      # all contracts, cap 256 deals
+    python scripts/bench_advise.py --max-samples 2000   # the library default cap
+    python scripts/bench_advise.py --contracts solo,abundance --timeout 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+# (label, hand, seat, turn-up)
+HANDS: list[tuple[str, str, str, str]] = [
+    ("thirteen spades", "AKQJT98765432...", "second", "2H"),
+    ("strong abundance", "AKQJT9.AK.AK2.32", "eldest", "7H"),
+    ("misere shape", "5432.5432.432.32", "third", "KH"),
+    ("average", "AKJ94.K83.Q72.65", "second", "7S"),
+]
+
+_CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from solo_analysis.advice import advise
+args = json.loads(sys.argv[1])
+hand, seat, turnup, max_samples, contracts = args
+t1 = time.perf_counter()
+a = advise(hand, seat=seat, turnup=turnup, seed=1, max_samples=max_samples, contracts=contracts)
+t2 = time.perf_counter()
+print(json.dumps({"cold": t2 - t1, "import": t1 - t0, "samples": a.samples,
+                  "converged": a.converged, "advice": a.summary()}), flush=True)
+t3 = time.perf_counter()
+b = advise(hand, seat=seat, turnup=turnup, seed=2, max_samples=max_samples, contracts=contracts)
+t4 = time.perf_counter()
+print(json.dumps({"warm": t4 - t3, "warm_samples": b.samples}), flush=True)
+"""
+
+
+def sampler_rate(n: int = 200_000) -> float:
+    from solo_analysis.sampler import DealSampler
+
+    sampler = DealSampler("AKJ94.K83.Q72.65", seat="second", turnup="7S", seed=1)
+    sampler.draw(1000)  # load / compile the kernel
+    t = time.perf_counter()
+    sampler.draw(n)
+    return n / (time.perf_counter() - t)
+
+
+def run_hand(hand: str, seat: str, turnup: str, max_samples: int, contracts, timeout: float) -> dict:
+    payload = json.dumps([hand, seat, turnup, max_samples, contracts])
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD, payload], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        result = {"timeout": True}
+    else:
+        result = {"timeout": False}
+        if proc.returncode != 0:
+            result["error"] = (err.strip().splitlines() or ["?"])[-1]
+    for line in out.splitlines():
+        result.update(json.loads(line))
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max-samples", type=int, default=256, help="cap on deals per advise (default 256)")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per hand (cold + warm)")
+    parser.add_argument("--contracts", default=None, help="comma-separated contracts (default: all)")
+    parser.add_argument("--hands", type=int, default=len(HANDS), help="how many of the typical hands")
+    args = parser.parse_args(argv)
+    contracts = None if args.contracts is None else args.contracts.split(",")
+
+    rate = sampler_rate()
+    print(f"sampler: {rate:,.0f} deals/s (no constraints)")
+    print(f"advise: default tolerance, max_samples={args.max_samples}, contracts={args.contracts or 'all'}, "
+          f"timeout {args.timeout:g} s per hand")  # fmt: skip
+    header = f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'cold s':>8} {'warm s':>8}  advice"
+    print(header)
+    print("-" * len(header))
+    for label, hand, seat, turnup in HANDS[: args.hands]:
+        r = run_hand(hand, seat, turnup, args.max_samples, contracts, args.timeout)
+        cold = f"{r['cold']:.2f}" if "cold" in r else ("timeout" if r["timeout"] else "error")
+        warm = f"{r['warm']:.2f}" if "warm" in r else ("timeout" if r["timeout"] else "-")
+        deals = str(r.get("samples", "-"))
+        note = r.get("advice", r.get("error", ""))
+        print(f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {cold:>8} {warm:>8}  {note}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

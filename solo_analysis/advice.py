@@ -1,0 +1,858 @@
+"""Monte Carlo contract evaluation and bidding advice.
+
+:func:`advise` samples deals consistent with the player's hand, seat and the turn-up
+(:class:`~solo_analysis.sampler.DealSampler`), plays every contract of the rule set on the
+*same* deals with a play model (today: double-dummy, :func:`~solo_analysis.solver.solve_batch`),
+and settles each result with the rule set.  Because every contract sees the same deals, the
+differences between contracts are paired.
+
+Rows of the table (one per contract option)
+-------------------------------------------
+* Contracts with a fixed trump (``"turnup"``: the turn-up's suit; ``"none"``: no trump): one row.
+* Contracts whose trump the declarer names (``"declarer"``: any suit; ``"declarer-new"``: a
+  suit other than the turn-up's; ``"declarer-or-none"``: a suit or no trump): one row per
+  eligible denomination (``choice = "fixed"``) plus one ``choice = "best"`` row: the
+  denomination with the highest expected units over *all* the sampled deals.  The declarer
+  names trumps before seeing the other hands, so the choice is made once per hand, never per deal.
+* Prop-Cop: one row per partner seat (``choice = "fixed"``) plus one ``choice = "any"`` row, the
+  average over the three seats (the proposer does not choose who accepts).
+
+The ``candidate`` column marks the row that stands for its contract in the recommendation:
+the ``best`` / ``any`` row where there is one, else the only row.
+
+Encodings used here (defined elsewhere): seats are play-order indices 0..3 =
+``PLAY_SEATS`` (eldest, second, third, dealer) of :mod:`solo_analysis.sampler`; trumps are
+0..4 = S H D C NT (:mod:`solo_analysis.cards`).
+
+Statistics
+----------
+``p_make`` has a 95 % Wilson score interval (``ci_low``, ``ci_high``).  ``ev_units`` is the mean
+settlement of the declarer (for Prop: of each partner) under the rule set, over/under-trick
+schemes included.  Where the settlement takes only two values (success / failure), its interval
+is the Wilson interval mapped onto those two values; where it depends on the trick count (an
+over/under-trick scheme) it is mean +/- 1.96 standard errors.  The ``best`` rows are chosen on the
+same deals they are scored on, so their values are very slightly optimistic.
+
+Speed
+-----
+With ``exact=None`` (the default) the solver is asked only what the settlement needs: "does the
+contract make?" (much faster than a full trick count) unless an over/under-trick scheme pays by
+the trick.  Queries on the same denomination, leader and declarer side are chained: a higher
+target is asked only on the deals where the lower one made.  ``exact=True`` counts tricks on every
+row (needed for the trick distributions).  Contracts that are the same double-dummy problem
+(Misère and Spread Misère) are solved once.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import numbers
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .cards import NT, SUIT_SYMBOLS, SUITS, Hand, card_str, parse_card
+from .errors import SoloAnalysisError, TurnupError
+from .rules import Contract, RuleSet, load_rules
+from .sampler import PLAY_SEATS, DealSampler
+
+__all__ = [
+    "advise",
+    "Advice",
+    "AdviceError",
+    "PlayModel",
+    "DoubleDummy",
+    "PLAY_MODELS",
+    "DEFAULT_TOLERANCE",
+    "DEFAULT_MAX_SAMPLES",
+    "FIRST_BATCH",
+    "wilson_interval",
+]
+
+# --- tunables (one place) -----------------------------------------------------------------
+#: stop sampling once every row's 95 % Wilson half-width on p_make is at most this
+DEFAULT_TOLERANCE: float = 0.02
+#: most deals an adaptive run samples
+DEFAULT_MAX_SAMPLES: int = 2000
+#: size of the first batch of an adaptive run; later batches double the total so far
+FIRST_BATCH: int = 64
+#: two-sided 95 % normal quantile
+Z95: float = 1.959963984540054
+
+_TRUMP_TEXT = ("S", "H", "D", "C", "NT")  # trump code 0..4 -> table text
+_SEAT_INDEX = {name: i for i, name in enumerate(PLAY_SEATS)}
+
+
+class AdviceError(SoloAnalysisError):
+    """A bad advice request: tolerance, sample counts, play model or a hand/turn-up mismatch."""
+
+
+# --- play models ----------------------------------------------------------------------------
+
+
+class PlayModel:
+    """How a fixed deal is played out.  Subclasses answer the two questions the advice asks.
+
+    Seats are play-order indices (0 = eldest .. 3 = dealer), trump 0..4 (4 = no trump).
+    """
+
+    name: str = "abstract"
+    #: one-line caveat shown wherever a probability is reported
+    note: str = ""
+
+    def tricks(
+        self, deals: np.ndarray, *, trump: int, leader: int, side: tuple[int, ...], misere: bool
+    ) -> np.ndarray:
+        """Tricks taken by the declarer side on each deal (int array of length n)."""
+        raise NotImplementedError
+
+    def makes(
+        self, deals: np.ndarray, *, trump: int, leader: int, side: tuple[int, ...], misere: bool, target: int
+    ) -> np.ndarray:
+        """Whether the declarer side reaches ``target`` (misère: stays at or under it), bool array."""
+        t = self.tricks(deals, trump=trump, leader=leader, side=side, misere=misere)
+        return t <= target if misere else t >= target
+
+
+class DoubleDummy(PlayModel):
+    """Perfect play with all four hands visible (:func:`~solo_analysis.solver.solve_batch`)."""
+
+    name = "double-dummy"
+    note = (
+        "double-dummy play: every player sees all the cards; exact for Spread Misère after the "
+        "first trick, pessimistic for the declarer in plain Misère"
+    )
+
+    def tricks(self, deals, *, trump, leader, side, misere):  # noqa: D102
+        from .solver import solve_batch
+
+        return solve_batch(deals, trump=trump, leader=leader, declarers=side, misere=misere).astype(np.int8)
+
+    def makes(self, deals, *, trump, leader, side, misere, target):  # noqa: D102
+        from .solver import solve_batch
+
+        return solve_batch(deals, trump=trump, leader=leader, declarers=side, misere=misere, target=target)
+
+
+#: play model name -> class (a later issue adds an imperfect-information model here)
+PLAY_MODELS: dict[str, Callable[[], PlayModel]] = {"double-dummy": DoubleDummy}
+
+
+# --- statistics -----------------------------------------------------------------------------
+
+
+def wilson_interval(p: Any, n: Any, z: float = Z95) -> tuple[Any, Any]:
+    """The Wilson score interval of a proportion ``p`` observed on ``n`` trials (arrays allowed).
+
+    Returns ``(low, high)``; ``n = 0`` gives ``(0, 1)``.
+    """
+    p = np.asarray(p, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z2n = z * z / n
+        centre = (p + z2n / 2) / (1 + z2n)
+        half = z / (1 + z2n) * np.sqrt(p * (1 - p) / n + z2n / (4 * n))
+        low = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
+        high = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
+
+
+# --- rows -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Row:
+    """One contract option: what to solve, and (after sampling) the per-deal results."""
+
+    contract: Contract
+    trump: int
+    partner: int | None
+    choice: str  # "fixed": solved directly; "best" / "any": derived from fixed rows
+    side: tuple[int, ...]
+    leader: int
+    binary: bool  # settlement takes one value on success and one on failure
+    values: np.ndarray  # declarer_units for 0..13 tricks
+    made: list[np.ndarray] = field(default_factory=list)
+    tricks: list[np.ndarray] = field(default_factory=list)  # -1 where not counted
+    sources: list[int] = field(default_factory=list)  # for derived rows: indices of fixed rows
+
+    @property
+    def key(self) -> tuple[int, int, tuple[int, ...], bool]:
+        return (self.trump, self.leader, self.side, self.contract.misere)
+
+
+def _denominations(contract: Contract, turnup_suit: int | None) -> list[int]:
+    rule = contract.trump
+    if rule == "turnup":
+        return [turnup_suit] if turnup_suit is not None else [0, 1, 2, 3]
+    if rule == "none":
+        return [NT]
+    if rule == "declarer":
+        return [0, 1, 2, 3]
+    if rule == "declarer-new":
+        return [s for s in range(4) if s != turnup_suit]
+    if rule == "declarer-or-none":
+        return [0, 1, 2, 3, NT]
+    raise AdviceError(f"contract {contract.name!r} has an unknown trump rule {rule!r}")  # pragma: no cover
+
+
+def _build_rows(
+    rules: RuleSet, seat: int, turnup_suit: int | None, only: frozenset[str] | None = None
+) -> list[_Row]:
+    rows: list[_Row] = []
+    tricks = np.arange(14)
+    for c in rules.contracts:
+        if only is not None and c.name not in only:
+            continue
+        values = np.asarray(rules.declarer_units(c, tricks), dtype=float)
+        made = c.is_made(tricks)
+        binary = bool(np.ptp(values[made]) == 0 and np.ptp(values[~made]) == 0)
+        leader = seat if c.leader == "declarer" else 0
+        start = len(rows)
+        if c.partnership:
+            for partner in range(4):
+                if partner == seat:
+                    continue
+                side = tuple(sorted((seat, partner)))
+                for trump in _denominations(c, turnup_suit):
+                    rows.append(_Row(c, trump, partner, "fixed", side, leader, binary, values))
+        else:
+            for trump in _denominations(c, turnup_suit):
+                rows.append(_Row(c, trump, None, "fixed", (seat,), leader, binary, values))
+        n_fixed = len(rows) - start
+        if n_fixed > 1:
+            derived = "any" if c.partnership else "best"
+            base = rows[start]
+            rows.append(
+                _Row(c, base.trump, None, derived, base.side, leader, binary, values,
+                     sources=list(range(start, start + n_fixed)))
+            )
+    return rows
+
+
+def _solve_batch_rows(rows: list[_Row], deals: np.ndarray, model: PlayModel, exact: bool | None) -> None:
+    """Solve every fixed row on ``deals``; identical problems are solved once, targets chained."""
+    n = deals.shape[0]
+    groups: dict[tuple, list[_Row]] = {}
+    for row in rows:
+        if row.choice == "fixed":
+            groups.setdefault(row.key, []).append(row)
+    for (trump, leader, side, misere), members in groups.items():
+        count = exact if exact is not None else not all(r.binary for r in members)
+        if count:
+            t = np.asarray(model.tricks(deals, trump=trump, leader=leader, side=side, misere=misere))
+            for r in members:
+                r.tricks.append(t.astype(np.int8))
+                r.made.append(np.asarray(r.contract.is_made(t), dtype=bool))
+            continue
+        answers: dict[int, np.ndarray] = {}
+        # normal contracts: ascending targets, each asked only where the previous one made;
+        # misère: descending (at most 1 trick is implied by at most 0)
+        targets = sorted({r.contract.target for r in members}, reverse=misere)
+        todo = np.ones(n, dtype=bool)
+        for target in targets:
+            ans = np.zeros(n, dtype=bool)
+            idx = np.flatnonzero(todo)
+            if idx.size:
+                ans[idx] = np.asarray(
+                    model.makes(deals[idx], trump=trump, leader=leader, side=side, misere=misere, target=target),
+                    dtype=bool,
+                )
+            answers[target] = ans
+            todo = ans
+        for r in members:
+            r.made.append(answers[r.contract.target])
+            r.tricks.append(np.full(n, -1, dtype=np.int8))
+
+
+def _row_arrays(rows: list[_Row], i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(made as float 0..1, payoff per deal, tricks or -1) of row ``i`` over all deals so far."""
+    row = rows[i]
+    made = np.concatenate(row.made).astype(float) if row.made else np.zeros(0)
+    tricks = np.concatenate(row.tricks) if row.tricks else np.zeros(0, dtype=np.int8)
+    if row.binary and np.any(tricks < 0):
+        success = row.values[row.contract.is_made(np.arange(14))][0]
+        failure = row.values[~row.contract.is_made(np.arange(14))][0]
+        payoff = np.where(made > 0, success, failure)
+    else:
+        payoff = row.values[tricks.astype(np.int64)]
+    return made, payoff, tricks
+
+
+def _fixed_halfwidths(rows: list[_Row]) -> float:
+    worst = 0.0
+    for i, row in enumerate(rows):
+        if row.choice != "fixed":
+            continue
+        made, _, _ = _row_arrays(rows, i)
+        lo, hi = wilson_interval(made.mean(), made.size)
+        worst = max(worst, (hi - lo) / 2)
+    return worst
+
+
+# --- the result -----------------------------------------------------------------------------
+
+_JSON_COLUMNS = (
+    "row", "contract", "title", "rank", "trump", "partner", "choice", "candidate", "allowed",
+    "target", "misere", "leader", "exposed", "samples", "p_make", "ci_low", "ci_high",
+    "ev_units", "ev_low", "ev_high", "tricks_mean", "exact", "play_model",
+)  # fmt: skip
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready Python value (numpy scalars unwrapped, NaN -> None)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.0f}%"
+
+
+def _units(v: float) -> str:
+    text = f"{v:+.1f}"
+    return "0.0" if text in ("+0.0", "-0.0") else text
+
+
+@dataclass(frozen=True, eq=False)
+class Advice:
+    """The evaluation of every contract option for one hand, and the bidding recommendation.
+
+    Attributes
+    ----------
+    hand : Hand
+        The player's 13 cards.
+    seat : str
+        The player's seat (``"eldest"``, ``"second"``, ``"third"``, ``"dealer"``).
+    turnup : int or None
+        The turn-up card code (``None`` without a turn-up).
+    rules : RuleSet
+    samples : int
+        Deals used (every row is evaluated on all of them).
+    seed : int
+        Seed of the deal stream; ``advise(..., seed=advice.seed)`` repeats the run.
+    play_model : str
+        Name of the play model (``"double-dummy"``); :attr:`play_note` is its caveat.
+    table : pandas.DataFrame
+        One row per contract option (see the module docstring for the columns).
+    distribution : pandas.DataFrame
+        Long table: ``row, contract, trump, partner, choice, tricks, count, share`` for every row
+        whose tricks were counted (all rows with ``exact=True``).
+    recommendation : str
+        The contract name to bid, or ``"pass"``.
+    recommended : pandas.Series or None
+        The table row of the recommendation (``None`` for a pass).
+    runner_up : pandas.Series or None
+        The next best allowed candidate (``None`` if passing is second best or nothing else is allowed).
+    close_call : bool
+        True if the top two choices (passing counts as a choice worth 0) cannot be told apart:
+        the 95 % interval of their paired difference (:attr:`margin`) reaches 0.
+    margin : tuple of float
+        Paired difference of expected units, best minus second best: ``(mean, low, high)``.
+    over : str or None
+        The highest bid so far (only higher contracts are ``allowed``).
+    tolerance : float or None
+        Target Wilson half-width (``None`` when ``samples`` was fixed).
+    converged : bool
+        True if every interval reached the tolerance (always True with fixed ``samples``).
+    """
+
+    hand: Hand
+    seat: str
+    turnup: int | None
+    rules: RuleSet
+    samples: int
+    seed: int
+    play_model: str
+    play_note: str
+    table: pd.DataFrame
+    distribution: pd.DataFrame
+    recommendation: str
+    recommended: pd.Series | None
+    runner_up: pd.Series | None
+    close_call: bool
+    margin: tuple[float, float, float]
+    over: str | None = None
+    tolerance: float | None = None
+    converged: bool = True
+
+    # -- text -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _label(row: pd.Series, symbols: bool = True) -> str:
+        """``"Solo"``, or ``"Abundance (♠)"`` for a declarer's-choice row."""
+        text = str(row["title"])
+        if row["choice"] == "best":
+            trump = row["trump"]
+            text += f" ({_trump_symbol(trump) if symbols else trump})"
+        return text
+
+    def summary(self) -> str:
+        """One line, e.g. ``"Bid Misère: 71% (68–74%), +3.8 units; Solo is second at +1.2"``."""
+        best, second = self.recommended, self.runner_up
+        if best is None:
+            line = "Pass: no allowed contract is expected to win"
+            top = self._best_allowed()
+            if top is not None:
+                line += f" (best: {self._label(top)} at {_units(top['ev_units'])})"
+            else:
+                line += " (nothing above the bid so far)"
+            if self.close_call and top is not None:
+                line += "; close call"
+            return line
+        line = (
+            f"Bid {self._label(best)}: {_pct(best['p_make'])} "
+            f"({_pct(best['ci_low'])}–{_pct(best['ci_high'])}), {_units(best['ev_units'])} units"
+        )
+        if second is not None:
+            line += f"; {self._label(second)} is second at {_units(second['ev_units'])}"
+        else:
+            line += "; passing is second at 0.0"
+        if self.close_call:
+            line += " (close call: the difference is within the noise)"
+        return line
+
+    def _best_allowed(self) -> pd.Series | None:
+        cands = self.table[self.table["candidate"] & self.table["allowed"]]
+        if cands.empty:
+            return None
+        return cands.loc[cands["ev_units"].idxmax()]
+
+    def __repr__(self) -> str:
+        turnup = None if self.turnup is None else card_str(self.turnup)
+        return (
+            f"<Advice {str(self.hand)!r} seat={self.seat} turnup={turnup} rules={self.rules.name} "
+            f"samples={self.samples} seed={self.seed}: {self.recommendation}>"
+        )
+
+    # -- data -------------------------------------------------------------------------------
+
+    def to_frame(self) -> pd.DataFrame:
+        """A copy of :attr:`table`."""
+        return self.table.copy()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document of :meth:`to_json` as Python objects."""
+        contracts = [
+            {col: _plain(rec[col]) for col in _JSON_COLUMNS} for rec in self.table.to_dict("records")
+        ]
+        if self.recommended is None:
+            rec: dict[str, Any] = {"contract": "pass", "title": "Pass", "trump": None, "ev_units": 0.0}
+        else:
+            r = self.recommended
+            rec = {
+                "contract": r["contract"],
+                "title": r["title"],
+                "trump": r["trump"],
+                "row": _plain(r["row"]),
+                "p_make": _plain(r["p_make"]),
+                "ci_low": _plain(r["ci_low"]),
+                "ci_high": _plain(r["ci_high"]),
+                "ev_units": _plain(r["ev_units"]),
+                "ev_low": _plain(r["ev_low"]),
+                "ev_high": _plain(r["ev_high"]),
+            }
+        rec["close_call"] = bool(self.close_call)
+        rec["runner_up"] = (
+            None if self.runner_up is None
+            else {"contract": self.runner_up["contract"], "trump": self.runner_up["trump"],
+                  "ev_units": _plain(self.runner_up["ev_units"])}
+        )  # fmt: skip
+        rec["margin"] = [_plain(float(x)) for x in self.margin]
+        rec["summary"] = self.summary()
+        return {
+            "hand": str(self.hand),
+            "seat": self.seat,
+            "turnup": None if self.turnup is None else card_str(self.turnup),
+            "rules": self.rules.name,
+            "samples": int(self.samples),
+            "seed": int(self.seed),
+            "play_model": self.play_model,
+            "play_note": self.play_note,
+            "over": self.over,
+            "tolerance": self.tolerance,
+            "converged": bool(self.converged),
+            "contracts": contracts,
+            "recommendation": rec,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The advice as a JSON document (``hand, seat, turnup, rules, samples, seed, play_model,
+        contracts: [...], recommendation: {...}``)."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def to_csv(self, path: Any = None) -> str | None:
+        """Header + one line per contract option (the columns of the JSON ``contracts``).
+
+        Returns the text, or writes it to ``path`` and returns ``None``.
+        """
+        return self.table.loc[:, list(_JSON_COLUMNS)].to_csv(path, index=False)
+
+    def _repr_html_(self) -> str:
+        head = ["contract", "trump", "partner", "p_make", "95% CI", "ev units", "ev 95% CI", "tricks"]
+        best_row = None if self.recommended is None else int(self.recommended["row"])
+        lines = []
+        for rec in self.table.to_dict("records"):
+            style = []
+            if rec["row"] == best_row:
+                style.append("font-weight:bold;background:#e8f4e8")
+            if not rec["allowed"]:
+                style.append("color:#999")
+            if rec["choice"] != "fixed":
+                style.append("font-style:italic")
+            tm = rec["tricks_mean"]
+            cells = [
+                html.escape(rec["title"] + ("" if rec["choice"] == "fixed" else f" ({rec['choice']})")),
+                _trump_html(rec["trump"]),
+                html.escape(rec["partner"] or ""),
+                _pct(rec["p_make"]),
+                f"{_pct(rec['ci_low'])}–{_pct(rec['ci_high'])}",
+                _units(rec["ev_units"]),
+                f"{_units(rec['ev_low'])} … {_units(rec['ev_high'])}",
+                "" if not math.isfinite(tm) else f"{tm:.2f}",
+            ]
+            tds = "".join(f'<td style="padding:2px 8px;text-align:right">{c}</td>' for c in cells)
+            lines.append(f'<tr style="{";".join(style)}">{tds}</tr>')
+        ths = "".join(f'<th style="padding:2px 8px">{h}</th>' for h in head)
+        return (
+            f"<div><p>{html.escape(self.summary())}</p>"
+            f'<table style="border-collapse:collapse;font-family:monospace"><tr>{ths}</tr>{"".join(lines)}</table>'
+            f"<p><small>{self.samples} deals, seed {self.seed}; {html.escape(self.play_note)}</small></p></div>"
+        )
+
+
+def _trump_symbol(trump: str) -> str:
+    return trump if trump == "NT" else SUIT_SYMBOLS[SUITS.index(trump)]
+
+
+def _trump_html(trump: str) -> str:
+    if trump == "NT":
+        return "NT"
+    sym = _trump_symbol(trump)
+    return f'<span style="color:#c00000">{sym}</span>' if trump in "HD" else sym
+
+
+# --- the entry point ------------------------------------------------------------------------
+
+
+def _check_int(value: Any, what: str, low: int) -> int:
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or int(value) < low:
+        raise AdviceError(f"{what} must be an int >= {low}, got {value!r}")
+    return int(value)
+
+
+def _parse_seat(seat: Any) -> int:
+    from .errors import SeatError
+
+    if isinstance(seat, numbers.Integral) and not isinstance(seat, bool) and 0 <= int(seat) <= 3:
+        return int(seat)
+    if isinstance(seat, str) and seat.strip().lower() in _SEAT_INDEX:
+        return _SEAT_INDEX[seat.strip().lower()]
+    raise SeatError(f"unknown seat {seat!r}: expected one of {', '.join(PLAY_SEATS)}")
+
+
+def advise(
+    hand: Hand | str,
+    *,
+    seat: str | int,
+    turnup: str | int | None,
+    rules: str | RuleSet = "classic",
+    samples: int | None = None,
+    seed: int | None = None,
+    over: str | None = None,
+    constraints: Any = None,
+    tolerance: float = DEFAULT_TOLERANCE,
+    max_samples: int = DEFAULT_MAX_SAMPLES,
+    play_model: str | PlayModel = "double-dummy",
+    exact: bool | None = None,
+    contracts: Any = None,
+    progress: Callable[[int, float], None] | None = None,
+) -> Advice:
+    """Evaluate every contract of the rule set for one hand and recommend a bid.
+
+    Parameters
+    ----------
+    hand : Hand or str
+        The player's 13 cards (anything :meth:`Hand.parse` reads, e.g. ``"AKJ94.K83.Q72.65"``).
+    seat : str or int
+        ``"eldest"``, ``"second"``, ``"third"``, ``"dealer"`` (or 0..3, play order).
+    turnup : str, int or None
+        The turned-up card (``"7S"``, ``"♠7"``, a code); ``None`` only for a rule set without turn-up.
+    rules : str or RuleSet, default "classic"
+        A preset name, a ``.toml`` path or a :class:`RuleSet`.
+    samples : int, optional
+        Use exactly this many deals.  Without it sampling is adaptive: batches of
+        :data:`FIRST_BATCH`, then doubling, until every row's 95 % Wilson half-width on ``p_make``
+        is at most ``tolerance`` or ``max_samples`` deals are used.
+    seed : int, optional
+        Seed of the deal stream (``0 <= seed < 2**64``); ``None`` picks one at random and records it.
+    over : str, optional
+        The highest bid so far: only contracts ranking above it may be recommended.
+    constraints : optional
+        Conditions on the other hands, as for :class:`~solo_analysis.sampler.DealSampler`.
+    tolerance : float, default 0.02
+        Target half-width of the ``p_make`` intervals (adaptive sampling), in (0, 0.5].
+    max_samples : int, default 2000
+        Cap on the deals of an adaptive run.
+    play_model : str or PlayModel, default "double-dummy"
+        How each deal is played (``PLAY_MODELS``).
+    exact : bool, optional
+        ``True``: count tricks on every row (trick distributions for all rows); ``False`` /
+        ``None``: ask only whether contracts make, except where the rule set pays by the trick
+        (``None``), or everywhere (``False``, over/under-trick schemes then need ``exact``).
+    contracts : iterable of str, optional
+        Evaluate only these contracts (names or aliases); default every contract of the rule set.
+    progress : callable, optional
+        Called as ``progress(deals_so_far, worst_halfwidth)`` after each batch.
+
+    Returns
+    -------
+    Advice
+
+    Raises
+    ------
+    CardError, HandError, DuplicateCardError, CardCountError
+        A bad hand or turn-up card.
+    SeatError
+        An unknown seat.
+    TurnupError
+        The turn-up contradicts the hand or seat, or is missing / present against the rule set.
+    RuleSetError
+        An unknown rule set.
+    ContractError
+        An unknown ``over`` contract.
+    AdviceError
+        A bad ``samples``, ``max_samples``, ``tolerance``, ``seed``, ``exact`` or play model.
+    ConstraintError, SamplingError
+        From the sampler.
+    """
+    rule_set = load_rules(rules)
+    the_hand = hand if isinstance(hand, Hand) else Hand.parse(hand)
+    if len(the_hand) != 13:
+        from .errors import CardCountError
+
+        raise CardCountError(f"hand {str(the_hand)!r} has {len(the_hand)} cards, expected 13")
+    p = _parse_seat(seat)
+    if turnup is None:
+        turnup_code = None
+        if rule_set.turnup:
+            raise TurnupError(f"rule set {rule_set.name!r} turns up a trump card: give the turn-up card")
+    else:
+        turnup_code = int(parse_card(turnup)) if isinstance(turnup, str) else int(turnup)
+        if not 0 <= turnup_code < 52:
+            from .errors import CardError
+
+            raise CardError(f"invalid turn-up card {turnup!r}")
+        if not rule_set.turnup:
+            raise TurnupError(f"rule set {rule_set.name!r} plays without a turn-up, got turn-up {turnup!r}")
+    over_contract = None if over is None else rule_set.contract(over)
+    if contracts is None:
+        only = None
+    else:
+        names = [contracts] if isinstance(contracts, str) else list(contracts)
+        if not names:
+            raise AdviceError("contracts must name at least one contract")
+        only = frozenset(rule_set.contract(name).name for name in names)
+    if samples is not None:
+        samples = _check_int(samples, "samples", 1)
+    max_samples = _check_int(max_samples, "max_samples", 1)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) or not 0 < float(tolerance) <= 0.5:
+        raise AdviceError(f"tolerance must be a number in (0, 0.5], got {tolerance!r}")
+    if exact not in (None, True, False):
+        raise AdviceError(f"exact must be True, False or None, got {exact!r}")
+    if isinstance(play_model, PlayModel):
+        model = play_model
+    elif isinstance(play_model, str) and play_model.strip().lower() in PLAY_MODELS:
+        model = PLAY_MODELS[play_model.strip().lower()]()
+    else:
+        raise AdviceError(f"unknown play model {play_model!r}; available: {', '.join(PLAY_MODELS)}")
+    if seed is None:
+        seed = secrets.randbits(63)
+    elif isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) < 2**64:
+        raise AdviceError(f"seed must be an int in [0, 2**64), got {seed!r}")
+    seed = int(seed)
+
+    sampler = DealSampler(
+        the_hand, seat=p, turnup=turnup, seed=seed, constraints=constraints
+    )
+    turnup_suit = None if turnup_code is None else turnup_code // 13
+    rows = _build_rows(rule_set, p, turnup_suit, only)
+
+    total = 0
+    converged = True
+    if samples is not None:
+        _solve_batch_rows(rows, sampler.draw(samples), model, exact)
+        total = samples
+    else:
+        converged = False
+        while total < max_samples:
+            batch = min(FIRST_BATCH if total == 0 else total, max_samples - total)
+            _solve_batch_rows(rows, sampler.draw(batch), model, exact)
+            total += batch
+            worst = _fixed_halfwidths(rows)
+            if progress is not None:
+                progress(total, worst)
+            if worst <= tolerance:
+                converged = True
+                break
+
+    table, distribution, payoffs = _summarise(rows, rule_set, p, over_contract, model.name)
+    rec, runner, close, margin = _recommend(table, payoffs)
+    return Advice(
+        hand=the_hand,
+        seat=PLAY_SEATS[p],
+        turnup=turnup_code,
+        rules=rule_set,
+        samples=total,
+        seed=seed,
+        play_model=model.name,
+        play_note=model.note,
+        table=table,
+        distribution=distribution,
+        recommendation="pass" if rec is None else str(rec["contract"]),
+        recommended=rec,
+        runner_up=runner,
+        close_call=close,
+        margin=margin,
+        over=None if over_contract is None else over_contract.name,
+        tolerance=None if samples is not None else float(tolerance),
+        converged=converged,
+    )
+
+
+def _summarise(
+    rows: list[_Row], rules: RuleSet, seat: int, over: Contract | None, model_name: str
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, np.ndarray]]:
+    """Build the table, the trick distributions and the per-deal payoffs of each row."""
+    arrays: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    for i, row in enumerate(rows):
+        if row.choice == "fixed":
+            arrays[i] = _row_arrays(rows, i)
+    # derived rows: the declarer's single best denomination, or the average over Prop partners
+    chosen: dict[int, int] = {}
+    for i, row in enumerate(rows):
+        if row.choice == "best":
+            evs = [arrays[j][1].mean() for j in row.sources]
+            pm = [arrays[j][0].mean() for j in row.sources]
+            k = max(range(len(evs)), key=lambda m: (evs[m], pm[m], -m))
+            chosen[i] = row.sources[k]
+            arrays[i] = arrays[row.sources[k]]
+            row.trump = rows[row.sources[k]].trump
+        elif row.choice == "any":
+            parts = [arrays[j] for j in row.sources]
+            made = np.mean([a[0] for a in parts], axis=0)
+            payoff = np.mean([a[1] for a in parts], axis=0)
+            arrays[i] = (made, payoff, np.full(made.shape, -1, dtype=np.int8))
+
+    records = []
+    dist_records = []
+    for i, row in enumerate(rows):
+        made, payoff, tricks = arrays[i]
+        n = made.size
+        c = row.contract
+        pm = float(made.mean()) if n else math.nan
+        lo, hi = wilson_interval(pm, n)
+        counted = n > 0 and bool(np.all(tricks >= 0)) and row.choice != "any"
+        if row.binary and row.choice != "any":
+            win = float(row.values[c.is_made(np.arange(14))][0])
+            lose = float(row.values[~c.is_made(np.arange(14))][0])
+            ev_low, ev_high = lose + (win - lose) * lo, lose + (win - lose) * hi
+        else:
+            sd = float(payoff.std(ddof=1)) if n > 1 else math.inf
+            half = Z95 * sd / math.sqrt(n) if n else math.inf
+            ev_low, ev_high = float(payoff.mean()) - half, float(payoff.mean()) + half
+        partner = None if row.partner is None else PLAY_SEATS[row.partner]
+        if row.choice == "any":
+            partner = "any"
+        records.append(
+            {
+                "row": i,
+                "contract": c.name,
+                "title": c.title,
+                "rank": c.rank,
+                "trump": _TRUMP_TEXT[row.trump],
+                "partner": partner,
+                "choice": row.choice,
+                "candidate": False,
+                "allowed": over is None or c.rank > over.rank,
+                "target": c.target,
+                "misere": c.misere,
+                "leader": PLAY_SEATS[row.leader],
+                "exposed": c.exposed,
+                "samples": n,
+                "p_make": pm,
+                "ci_low": float(lo),
+                "ci_high": float(hi),
+                "ev_units": float(payoff.mean()) if n else math.nan,
+                "ev_low": float(ev_low),
+                "ev_high": float(ev_high),
+                "tricks_mean": float(tricks.mean()) if counted else math.nan,
+                "exact": counted,
+                "play_model": model_name,
+            }
+        )
+        if counted:
+            counts = np.bincount(tricks.astype(np.int64), minlength=14)
+            for t in range(14):
+                dist_records.append(
+                    {
+                        "row": i, "contract": c.name, "trump": _TRUMP_TEXT[row.trump], "partner": partner,
+                        "choice": row.choice, "tricks": t, "count": int(counts[t]), "share": counts[t] / n,
+                    }
+                )  # fmt: skip
+    table = pd.DataFrame.from_records(records)
+    table["partner"] = pd.Series([r["partner"] for r in records], dtype=object)  # keep None, not NaN
+    # candidate: the derived row of a contract if it has one, else its only row
+    derived = {rows[i].contract.name for i in range(len(rows)) if rows[i].choice != "fixed"}
+    table["candidate"] = [
+        (r["choice"] != "fixed") or (r["contract"] not in derived) for r in records
+    ]
+    dist_cols = ["row", "contract", "trump", "partner", "choice", "tricks", "count", "share"]
+    distribution = pd.DataFrame.from_records(dist_records, columns=dist_cols)
+    distribution["partner"] = pd.Series([r["partner"] for r in dist_records], dtype=object)
+    payoffs = {i: arrays[i][1] for i in range(len(rows))}
+    return table, distribution, payoffs
+
+
+def _recommend(
+    table: pd.DataFrame, payoffs: Mapping[int, np.ndarray]
+) -> tuple[pd.Series | None, pd.Series | None, bool, tuple[float, float, float]]:
+    """Best allowed candidate (or pass), runner-up, close call and the paired margin."""
+    cands = table[table["candidate"] & table["allowed"]].sort_values(
+        ["ev_units", "p_make", "rank"], ascending=[False, False, True], kind="stable"
+    )
+    # passing is a choice worth exactly 0 on every deal
+    options: list[tuple[float, float, float, pd.Series | None]] = [
+        (float(r["ev_units"]), float(r["ev_low"]), float(r["ev_high"]), r) for _, r in cands.iterrows()
+    ]
+    options.append((0.0, 0.0, 0.0, None))
+    # highest expected units first; at equal value passing beats bidding
+    options.sort(key=lambda o: (-o[0], o[3] is not None))
+    best, second = options[0], options[1] if len(options) > 1 else None
+    if second is None:
+        return best[3], None, False, (math.nan, math.nan, math.nan)
+    a = payoffs[int(best[3]["row"])] if best[3] is not None else None
+    b = payoffs[int(second[3]["row"])] if second[3] is not None else None
+    ref = a if a is not None else b
+    n = ref.size if ref is not None else 0
+    diff = (a if a is not None else np.zeros(n)) - (b if b is not None else np.zeros(n))
+    if n > 1:
+        half = Z95 * float(diff.std(ddof=1)) / math.sqrt(n)
+        margin = (float(diff.mean()), float(diff.mean()) - half, float(diff.mean()) + half)
+    else:
+        margin = (float(diff.mean()) if n else math.nan, -math.inf, math.inf)
+    # close call: the two values are not told apart.  The deals are shared, so the paired
+    # difference decides (sharper than comparing the two rows' own intervals).
+    close = bool(margin[1] <= 0.0)
+    return best[3], second[3], close, margin

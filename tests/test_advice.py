@@ -1,0 +1,242 @@
+"""Monte Carlo contract evaluation (:mod:`solo_analysis.advice`).
+
+The double-dummy solver is slow today on some positions (notably misère searches), so the
+real-solver tests use hands whose answers are quick and restrict ``contracts=``; the
+pipeline's logic (misère rows, ``over``, adaptive stopping) is also checked with a cheap fake
+play model.  The misère known answer with the real solver runs in a subprocess with a time
+limit and is skipped, visibly, if the solver cannot finish it in time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from solo_analysis.advice import Advice, AdviceError, DoubleDummy, PlayModel, advise, wilson_interval
+from solo_analysis.errors import ContractError, RuleSetError, SeatError, SoloAnalysisError, TurnupError
+from solo_analysis.rules import load_rules
+
+SPADES = "AKQJT98765432..."  # thirteen spades
+LOW = "5432.5432.432.32"  # only the lowest cards of each suit
+FAST = ["solo", "abundance", "royal-abundance", "declared"]  # quick for the thirteen spades
+
+
+class HighCardModel(PlayModel):
+    """A cheap fake: the declarer side takes one trick per ace it holds; misère: per ace and king."""
+
+    name = "fake-aces"
+    note = "fake model for tests"
+
+    def tricks(self, deals, *, trump, leader, side, misere):
+        ranks = deals[:, list(side), :] % 13
+        high = (ranks >= 11) if misere else (ranks == 12)
+        return high.reshape(len(deals), -1).sum(axis=1).astype(np.int8)
+
+
+@pytest.fixture(scope="module")
+def spades():
+    return advise(SPADES, seat="second", turnup="2H", samples=16, seed=7, contracts=FAST + ["prop"])
+
+
+def test_thirteen_spades_known_answers(spades):
+    t = spades.table
+    fixed = t[t.choice == "fixed"]
+    solo = fixed[fixed.contract == "solo"]
+    assert list(solo.trump) == ["H"] and float(solo.p_make.iloc[0]) == 0.0  # every opponent ruffs
+    ab = fixed[fixed.contract == "abundance"]
+    # classic: a new suit, not the turn-up's
+    assert sorted(ab.trump) == ["C", "D", "S"]
+    assert float(ab[ab.trump == "S"].p_make.iloc[0]) == 1.0
+    assert (ab[ab.trump != "S"].p_make == 0.0).all()
+    dec = fixed[fixed.contract == "declared"]
+    assert sorted(dec.trump) == ["C", "D", "H", "S"]
+    assert set(dec.leader) == {"second"}  # the declarer leads in Declared
+    assert float(dec[dec.trump == "S"].p_make.iloc[0]) == 1.0
+    best = t[(t.choice == "best")].set_index("contract")
+    assert best.loc["abundance", "trump"] == "S" and best.loc["declared", "trump"] == "S"
+    assert (t[t.contract == "royal-abundance"].trump == "H").all()
+    assert spades.recommendation == "declared"
+    assert spades.recommended["trump"] == "S"
+    assert spades.runner_up["contract"] == "abundance"
+    assert not spades.close_call
+    assert spades.summary().startswith("Bid Abundance Declared (♠): 100%")
+
+
+def test_prop_rows_and_pairing(spades):
+    t = spades.table
+    prop = t[t.contract == "prop"]
+    assert sorted(prop[prop.choice == "fixed"].partner) == ["dealer", "eldest", "third"]
+    assert list(prop[prop.choice == "any"].partner) == ["any"]
+    assert (t.samples == 16).all() and spades.samples == 16  # every row on the same deals
+    assert (t.play_model == "double-dummy").all() and spades.play_model == "double-dummy"
+    assert "pessimistic" in spades.play_note
+    # one candidate per contract
+    assert t[t.candidate].contract.is_unique
+
+
+def test_ev_matches_p_make_and_units(spades):
+    rules = spades.rules
+    assert rules.overtricks == "none"
+    for rec in spades.table.to_dict("records"):
+        c = rules.contract(rec["contract"])
+        win = rules.declarer_units(c, c.target)
+        lose = rules.declarer_units(c, 1 if c.misere else c.target - 1)
+        assert rec["ev_units"] == pytest.approx(rec["p_make"] * win + (1 - rec["p_make"]) * lose)
+        assert rec["ev_low"] <= rec["ev_units"] <= rec["ev_high"]
+        assert rec["ci_low"] <= rec["p_make"] <= rec["ci_high"]
+
+
+def test_exact_mode_distribution_and_overtricks():
+    rules = load_rules("classic").with_options(overtricks="flat")
+    a = advise(SPADES, seat="eldest", turnup="2H", samples=8, seed=3, rules=rules, contracts=["solo", "abundance"])
+    t = a.table.set_index("row")
+    assert t.exact.all()  # the flat scheme pays by the trick, so tricks are counted
+    ab = t[(t.contract == "abundance") & (t.trump == "S") & (t.choice == "fixed")].iloc[0]
+    assert ab.tricks_mean == 13.0
+    assert ab.ev_units == pytest.approx(rules.declarer_units("abundance", 13))  # 5 + 4 over-tricks, x3
+    d = a.distribution
+    assert set(d.columns) >= {"row", "contract", "trump", "partner", "tricks", "count", "share"}
+    for row, grp in d.groupby("row"):
+        assert list(grp.tricks) == list(range(14))
+        assert grp["count"].sum() == 8 and grp.share.sum() == pytest.approx(1.0)
+        # ev from the distribution agrees with the table
+        c = rules.contract(grp.contract.iloc[0])
+        ev = sum(rules.declarer_units(c, k) * s for k, s in zip(grp.tricks, grp.share))
+        assert ev == pytest.approx(t.loc[row, "ev_units"])
+
+
+def test_deterministic_from_seed():
+    kw = dict(seat="second", turnup="2H", samples=12, contracts=["solo", "abundance"], exact=True)
+    a = advise(SPADES, seed=11, **kw)
+    b = advise(SPADES, seed=11, **kw)
+    pd.testing.assert_frame_equal(a.table, b.table)
+    c = advise(SPADES, seed=None, **kw)
+    assert isinstance(c.seed, int)
+    pd.testing.assert_frame_equal(advise(SPADES, seed=c.seed, **kw).table, c.table)
+
+
+def test_fake_model_misere_over_and_pass():
+    model = HighCardModel()
+    # the low hand holds no ace or king: makes both misères, no trick contract
+    a = advise(LOW, seat="third", turnup="KH", samples=32, seed=1, play_model=model)
+    t = a.table
+    mis = t[t.misere]
+    assert sorted(mis.contract) == ["misere", "spread-misere"] and (mis.p_make == 1.0).all()
+    assert (mis.trump == "NT").all() and (mis.leader == "eldest").all()
+    assert list(mis.exposed) == [False, True]
+    assert a.recommendation == "spread-misere"  # worth more than misère
+    assert a.runner_up["contract"] == "misere"
+    assert a.play_model == "fake-aces"
+    # only contracts above the bid so far may be advised
+    b = advise(LOW, seat="third", turnup="KH", samples=32, seed=1, play_model=model, over="spread-misere")
+    assert b.recommendation == "pass" and b.recommended is None
+    assert not b.table.set_index("contract").loc["misere", "allowed"]
+    assert b.table.set_index("contract").loc["declared", "allowed"].all()
+    assert b.summary().startswith("Pass")
+    assert b.to_dict()["recommendation"]["contract"] == "pass"
+    c = advise(LOW, seat="third", turnup="KH", samples=32, seed=1, play_model=model, over="misere")
+    assert c.recommendation == "spread-misere"
+
+
+def test_adaptive_sampling_stops_at_tolerance_or_cap():
+    model = HighCardModel()
+    seen = []
+    # p_make 0 or 1 on every row: 64 deals give a Wilson half-width of about 0.03
+    a = advise(LOW, seat="third", turnup="KH", seed=2, play_model=model, tolerance=0.05,
+               progress=lambda n, w: seen.append((n, w)))  # fmt: skip
+    assert a.samples == 64 and a.converged and a.tolerance == 0.05 and seen[-1][0] == 64
+    b = advise(LOW, seat="third", turnup="KH", seed=2, play_model=model, tolerance=0.001, max_samples=200)
+    assert b.samples == 200 and not b.converged
+    assert (b.table.samples == 200).all()
+    # batching does not change the deals: the adaptive run equals a fixed run of the same size
+    c = advise(LOW, seat="third", turnup="KH", seed=2, play_model=model, samples=200)
+    cols = ["p_make", "ev_units"]
+    pd.testing.assert_frame_equal(b.table[cols], c.table[cols])
+
+
+def test_json_and_csv_structure(spades):
+    doc = json.loads(spades.to_json())
+    for key in ("hand", "seat", "turnup", "rules", "samples", "seed", "play_model", "contracts", "recommendation"):
+        assert key in doc
+    assert doc["hand"] == SPADES and doc["turnup"] == "2H" and doc["samples"] == 16
+    row = doc["contracts"][0]
+    for key in ("contract", "trump", "partner", "target", "p_make", "ci_low", "ci_high", "ev_units",
+                "tricks_mean", "samples"):  # fmt: skip
+        assert key in row
+    assert doc["recommendation"]["contract"] == "declared" and doc["recommendation"]["ev_units"] == 24.0
+    lines = spades.to_csv().strip().splitlines()
+    assert len(lines) == 1 + len(spades.table)
+    assert lines[0].split(",")[:2] == ["row", "contract"] and set(row) == set(lines[0].split(","))
+    assert "<table" in spades._repr_html_()
+    assert repr(spades).startswith("<Advice") and "declared" in repr(spades)
+    assert spades.to_frame() is not spades.table
+
+
+def test_wilson_matches_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    for k, n in [(0, 16), (16, 16), (7, 20), (500, 1000)]:
+        low, high = wilson_interval(k / n, n)
+        ref = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+        assert low == pytest.approx(ref.low, abs=1e-9) and high == pytest.approx(ref.high, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        (dict(seat="north"), SeatError),
+        (dict(turnup="2S"), TurnupError),  # in the player's hand, not the dealer's
+        (dict(turnup=None), TurnupError),
+        (dict(turnup="ZZ"), SoloAnalysisError),
+        (dict(rules="nosuch"), RuleSetError),
+        (dict(over="nosuch"), ContractError),
+        (dict(samples=0), AdviceError),
+        (dict(tolerance=0), AdviceError),
+        (dict(tolerance=0.9), AdviceError),
+        (dict(max_samples=-1), AdviceError),
+        (dict(play_model="psychic"), AdviceError),
+        (dict(seed=-1), AdviceError),
+        (dict(contracts=["nosuch"]), ContractError),
+    ],
+)
+def test_bad_input_raises_one_line_errors(kwargs, error):
+    args = dict(seat="second", turnup="2H", samples=4, seed=1, play_model=HighCardModel())
+    args.update(kwargs)
+    with pytest.raises(error) as info:
+        advise(SPADES, **args)
+    assert "\n" not in str(info.value)
+
+
+def test_bad_hand():
+    with pytest.raises(SoloAnalysisError):
+        advise("AKQ", seat="second", turnup="2H", samples=4)
+
+
+def test_misere_known_answer_with_the_solver():
+    """The lowest cards make Misère and Spread Misère on every deal (real double-dummy solver)."""
+    code = textwrap.dedent(
+        f"""
+        from solo_analysis.advice import advise
+        a = advise({LOW!r}, seat="second", turnup="KH", samples=8, seed=1,
+                   contracts=["misere", "spread-misere"])
+        print(list(a.table.p_make))
+        """
+    )
+    try:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        pytest.skip("the double-dummy solver's misère search is too slow today (>20 s for 8 deals)")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[1.0, 1.0]"
+
+
+def test_double_dummy_is_the_default_model():
+    assert isinstance(DoubleDummy(), PlayModel)
+    assert Advice.__dataclass_fields__["play_model"]
+    assert not math.isnan(wilson_interval(0.5, 10)[0])

@@ -1,0 +1,84 @@
+"""The ``advise`` command, run through ``solo_analysis.cli.main``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from solo_analysis.cli import main
+
+SPADES = "AKQJT98765432..."
+BASE = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "8", "--seed", "5",
+        "--contracts", "solo,abundance,declared"]  # fmt: skip
+
+
+def run(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    out, err = capsys.readouterr()
+    return info.value.code, out, err
+
+
+def assert_one_line_error(code, out, err):
+    assert code not in (0, None)
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("solo-analysis: error:")
+
+
+def test_table(capsys):
+    code, out, err = run(BASE, capsys)
+    assert code == 0 and err == ""
+    assert "♠ AKQJT98765432" in out  # the hand, with suit symbols
+    assert "Bid Abundance Declared (♠): 100%" in out
+    assert "Abundance (best)" in out and "68%-100%" in out
+    assert "note: double-dummy" in out and "pessimistic" in out
+    assert "deals: 8 (seed 5)" in out
+
+
+def test_quiet(capsys):
+    code, out, err = run(BASE + ["--quiet"], capsys)
+    assert code == 0 and out.strip().startswith("Bid Abundance Declared") and len(out.strip().splitlines()) == 1
+
+
+def test_json(capsys):
+    code, out, err = run(BASE + ["--format", "json"], capsys)
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["samples"] == 8 and doc["seed"] == 5 and doc["seat"] == "second" and doc["rules"] == "classic"
+    assert doc["recommendation"]["contract"] == "declared"
+    assert {"contract", "trump", "partner", "p_make", "ci_low", "ci_high", "ev_units"} <= set(doc["contracts"][0])
+
+
+def test_csv(capsys):
+    code, out, err = run(BASE + ["--format", "csv", "--over", "abundance"], capsys)
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 10
+    allowed = {r["contract"]: r["allowed"] for r in rows}
+    assert allowed["solo"] == "False" and allowed["declared"] == "True"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["advise", SPADES, "--seat", "north", "--turnup", "2H"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2S", "--samples", "4"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "XX", "--samples", "4"],
+        ["advise", "AKQ", "--seat", "second", "--turnup", "2H", "--samples", "4"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--rules", "nosuch"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--over", "nosuch"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "0"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--tolerance", "2"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "4", "--tolerance", "0.1"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--format", "xml"],
+        ["advise", SPADES, "--turnup", "2H"],
+    ],
+)
+def test_errors_are_one_line(argv, capsys):
+    code, out, err = run(argv, capsys)
+    assert_one_line_error(code, out, err)
