@@ -1,0 +1,740 @@
+"""Numba kernel of the double-dummy solver (private; see :mod:`solo_analysis.solver`).
+
+Encoding used throughout this module
+------------------------------------
+* card: int ``suit * 13 + rank_index``; suit 0..3 = S H D C, rank_index 0..12 = 2..A,
+  so within a suit a larger code is a higher card.
+* hand: int64 bitmask with bit ``card`` set (52 bits; suit ``s`` is
+  ``(mask >> (13 * s)) & 0x1FFF``).  A position is ``hands: int64[4]``, seats 0..3
+  clockwise (N E S W for a :class:`~solo_analysis.cards.Deal`, eldest..dealer for
+  the sampler); play goes ``seat -> (seat + 1) & 3``.
+* trump: 0..3 = S H D C, 4 = no trump.
+* ``maxer[seat]`` is 1 for the seats that try to *raise* the count, ``counted[seat]``
+  is 1 for the seats whose tricks are counted.  A normal contract has
+  ``maxer == counted == declarer side``; misère has ``maxer = defence`` and
+  ``counted = declarer`` (the defence tries to force the declarer to win tricks).
+
+Search
+------
+``_search`` answers the zero-window question "can the ``maxer`` side make the
+``counted`` seats take at least ``need`` of the remaining tricks?" by alpha-beta
+over single card plays.  At each trick boundary it uses
+
+* trivial bounds (``need <= 0`` / ``need > tricks left``),
+* quick-trick bounds for normal contracts: tricks the side on lead can cash at once
+  from top cards (trumps only counted safe where no other hand can ruff),
+* a transposition table keyed on the *relative* ranks of the remaining cards
+  (who holds the 1st, 2nd, ... highest remaining card of each suit) and the
+  leader, storing lower and upper bounds so that successive zero-window searches
+  on the same deal share their work;
+
+and it generates one card per run of equivalent cards (cards of one hand with no
+card of another hand, or of the current trick, between them), ordered by simple
+win-cheaply / duck heuristics.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+# ---------------------------------------------------------------------------
+# small tables
+# ---------------------------------------------------------------------------
+_POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
+
+TT_BITS_DEFAULT = 18
+NT = 4
+
+_MASK13 = 0x1FFF
+_HASH_A = 0x1F3D5B79A3C4E2B5 & 0x7FFFFFFFFFFFFFFF
+_HASH_B = 0x2545F4914F6CDD1D
+
+
+@njit(cache=True, inline="always")
+def _pop52(x: int) -> int:
+    return (
+        _POP13[x & _MASK13]
+        + _POP13[(x >> 13) & _MASK13]
+        + _POP13[(x >> 26) & _MASK13]
+        + _POP13[(x >> 39) & _MASK13]
+    )
+
+
+@njit(cache=True, inline="always")
+def _top_run(mine: int, live: int) -> int:
+    """Number of consecutive top cards of ``live`` (13-bit suit mask) held in ``mine``."""
+    n = 0
+    r = 12
+    while r >= 0:
+        b = 1 << r
+        if live & b:
+            if mine & b:
+                n += 1
+            else:
+                break
+        r -= 1
+    return n
+
+
+# ---------------------------------------------------------------------------
+# transposition table
+#
+# Entries are found by the hand-suit lengths of a trick-boundary position and the
+# leader, and hold a *pattern*: for each suit, the owners of its top ``k`` remaining
+# cards (the cards whose ranks mattered to the result, as in DDS's "winning ranks").
+# A stored bound applies to every position with the same lengths and leader whose
+# top cards have the same owners, whatever happens below them.
+#
+#   info[slot] = [generation, lengths, leader, pattern S, pattern H, pattern D, pattern C]
+#   pattern = (k << 26) | owners of the top k cards, highest first, 2 bits each
+#   bounds[slot] = [lower, upper] bound on the counted side's remaining tricks
+# ---------------------------------------------------------------------------
+TT_WAYS = 4
+_I_GEN, _I_LEN, _I_LEAD = 0, 1, 2
+_OWN26 = (1 << 26) - 1
+
+
+@njit(cache=True)
+def new_table(bits: int):
+    """Allocate an empty transposition table with ``2**bits`` slots."""
+    size = 1 << bits
+    info = np.zeros((size, 7), dtype=np.int64)
+    bounds = np.zeros((size, 2), dtype=np.int8)
+    rr = np.zeros(size // TT_WAYS, dtype=np.int64)
+    return info, bounds, rr
+
+
+@njit(cache=True, inline="always")
+def _suit_seq(h, live_s, base):
+    """Owners (2 bits each, highest card first) of the live cards of one suit."""
+    seq = 0
+    r = 12
+    while r >= 0:
+        if live_s & (1 << r):
+            b = 1 << (base + r)
+            if h[0] & b:
+                o = 0
+            elif h[1] & b:
+                o = 1
+            elif h[2] & b:
+                o = 2
+            else:
+                o = 3
+            seq = (seq << 2) | o
+        r -= 1
+    return seq
+
+
+@njit(cache=True, inline="always")
+def _top_cards_mask(live_s, k, base):
+    """Bitmask (52-bit) of the top ``k`` live cards of one suit."""
+    m = 0
+    r = 12
+    while r >= 0 and k > 0:
+        if live_s & (1 << r):
+            m |= 1 << (base + r)
+            k -= 1
+        r -= 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _top_run_mask(mine, live_s, base):
+    """Bitmask (52-bit) of the consecutive top live cards of one suit held in ``mine``."""
+    m = 0
+    r = 12
+    while r >= 0:
+        b = 1 << r
+        if live_s & b:
+            if mine & b:
+                m |= 1 << (base + r)
+            else:
+                break
+        r -= 1
+    return m
+
+
+# ---------------------------------------------------------------------------
+# move generation
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants, moves, scores, depth,
+               hist):
+    """Fill ``moves[depth]`` with one card per equivalence run, best first; return count."""
+    hand = h[seat]
+    if npl > 0:
+        follow = hand & (_MASK13 << (13 * led))
+        legal = follow if follow != 0 else hand
+    else:
+        legal = hand
+    live = h[0] | h[1] | h[2] | h[3] | tmask
+    nm = 0
+    wsuit = win_card // 13 if npl > 0 else -1
+    partner_winning = npl > 0 and maxer[win_seat] == maxer[seat]
+    want = wants[seat]
+    # who plays after this seat in the current trick
+    mate_after = False
+    opp_after = False
+    for j in range(npl + 1, 4):
+        o = (seat + j - npl) & 3
+        if maxer[o] == maxer[seat]:
+            mate_after = True
+        else:
+            opp_after = True
+    for s in range(4):
+        m = (legal >> (13 * s)) & _MASK13
+        if m == 0:
+            continue
+        L = (live >> (13 * s)) & _MASK13
+        slen = _POP13[(hand >> (13 * s)) & _MASK13]
+        if npl == 0:
+            # the suit's top live card held by a team-mate; an opponent able to ruff
+            mate_top = False
+            ruff_risk = False
+            tb = -1
+            r2 = 12
+            while r2 >= 0:
+                if L & (1 << r2):
+                    tb = 13 * s + r2
+                    break
+                r2 -= 1
+            for o in range(4):
+                if o == seat:
+                    continue
+                if maxer[o] == maxer[seat]:
+                    if tb >= 0 and (h[o] >> tb) & 1:
+                        mate_top = True
+                elif trump < 4 and s != trump and ((h[o] >> (13 * s)) & _MASK13) == 0 \
+                        and ((h[o] >> (13 * trump)) & _MASK13) != 0:
+                    ruff_risk = True
+        prev_mine = False
+        top = True  # still above every card of other hands in this suit
+        r = 12
+        while r >= 0:
+            b = 1 << r
+            if L & b:
+                mine = (m & b) != 0
+                if mine and not prev_mine:
+                    c = 13 * s + r
+                    # ---- heuristic score (higher is tried first) ----
+                    if npl == 0:
+                        if want:
+                            if top:
+                                sc = 60 + slen
+                            elif mate_top:
+                                sc = 50 - r
+                            else:
+                                sc = 20 + slen - r
+                            if ruff_risk:
+                                sc -= 30
+                        else:
+                            sc = 40 - r
+                    else:
+                        if s == wsuit:
+                            beats = c > win_card
+                        else:
+                            beats = s == trump
+                        if want:
+                            if partner_winning:
+                                sc = 30 - r
+                            elif beats:
+                                if not opp_after:
+                                    sc = 50 - r          # last of its side: win cheaply
+                                elif top and s != trump:
+                                    sc = 55              # a sure winner in the suit
+                                elif mate_after:
+                                    sc = 35 - r          # leave it to a team-mate
+                                else:
+                                    sc = 45 + r          # win as high as possible
+                            else:
+                                sc = 20 - r
+                        else:
+                            if beats:
+                                sc = 10 - r
+                            else:
+                                sc = 40 + r
+                    hv = hist[seat, c]
+                    if hv > 1048575:
+                        hv = 1048575
+                    sc = sc * 1048576 + hv
+                    # insertion into the sorted list
+                    j = nm
+                    while j > 0 and scores[depth, j - 1] < sc:
+                        moves[depth, j] = moves[depth, j - 1]
+                        scores[depth, j] = scores[depth, j - 1]
+                        j -= 1
+                    moves[depth, j] = c
+                    scores[depth, j] = sc
+                    nm += 1
+                if not mine:
+                    top = False
+                prev_mine = mine
+            r -= 1
+    return nm
+
+
+# ---------------------------------------------------------------------------
+# quick tricks and sure trump tricks (bounds at a trick boundary)
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def _quick_tricks(h, leader, trump, live):
+    """Tricks the leader can take at once by cashing top cards (a lower bound).
+
+    Returns ``(tricks, relevant)`` where ``relevant`` is the 52-bit mask of the
+    cards whose ranks the bound relies on.
+    """
+    hand = h[leader]
+    total = 0
+    rel = 0
+    if trump < 4:
+        tm = (hand >> (13 * trump)) & _MASK13
+        if tm != 0:
+            lt = (live >> (13 * trump)) & _MASK13
+            k = _top_run(tm, lt)
+            if k > 0:
+                total += k
+                rel |= _top_run_mask(tm, lt, 13 * trump)
+    for s in range(4):
+        if s == trump:
+            continue
+        m = (hand >> (13 * s)) & _MASK13
+        if m == 0:
+            continue
+        ls = (live >> (13 * s)) & _MASK13
+        k = _top_run(m, ls)
+        if k == 0:
+            continue
+        if trump < 4:
+            for o in range(4):
+                if o == leader:
+                    continue
+                if (h[o] >> (13 * trump)) & _MASK13:
+                    lo = _POP13[(h[o] >> (13 * s)) & _MASK13]
+                    if lo < k:
+                        k = lo
+        if k > 0:
+            total += k
+            rel |= _top_run_mask(m, ls, 13 * s)
+    return total, rel
+
+
+@njit(cache=True)
+def _sure_trumps(h, trump, side, want_side, live):
+    """Largest top-trump run held by one hand of the seats with ``side == want_side``.
+
+    Each card of such a run wins a trick of its own.  Returns ``(tricks, relevant)``.
+    """
+    lt = (live >> (13 * trump)) & _MASK13
+    best = 0
+    rel = 0
+    for o in range(4):
+        if side[o] == want_side:
+            mine = (h[o] >> (13 * trump)) & _MASK13
+            k = _top_run(mine, lt)
+            if k > best:
+                best = k
+                rel = _top_run_mask(mine, lt, 13 * trump)
+    return best, rel
+
+
+# ---------------------------------------------------------------------------
+# the search (iterative: numba cannot load cached recursive functions)
+# ---------------------------------------------------------------------------
+# columns of the per-depth state array ``st`` (int64, shape (56, 32))
+_NPL = 0      # cards already played to the current trick
+_LEADER = 1   # seat that led the current trick
+_LED = 2      # suit led (-1 at a trick boundary)
+_WC = 3       # card winning the trick so far; at a boundary: the last trick's winner
+_WS = 4       # seat winning the trick so far
+_TMASK = 5    # cards played to the current trick
+_NEED = 6     # counted tricks still needed from here
+_SEAT = 7     # seat to play
+_NM = 8       # number of generated moves
+_I = 9        # next move to try
+_SLOT = 10    # transposition-table bucket (boundary nodes still to be stored) or -1
+_CARD = 11    # card being tried
+_REL = 12     # relevant cards (52-bit) gathered from the children searched
+_LENS = 13    # hand-suit lengths key of a boundary node
+_SEQ = 14     # 14..17: owner sequence of each suit's live cards
+_NLIVE = 18   # 18..21: live cards in each suit
+
+
+@njit(cache=True)
+def _tt_probe(info, bounds, bucket, gen, lens, leader, st, d, need, live):
+    """Look for a decisive entry; returns (found, value, relevant-mask)."""
+    for w in range(TT_WAYS):
+        slot = bucket + w
+        if info[slot, _I_GEN] != gen or info[slot, _I_LEN] != lens or info[slot, _I_LEAD] != leader:
+            continue
+        lb = bounds[slot, 0]
+        ub = bounds[slot, 1]
+        if lb < need and ub >= need:
+            continue
+        ok = True
+        for s in range(4):
+            pat = info[slot, 3 + s]
+            k = pat >> 26
+            if k > 0:
+                n = st[d, _NLIVE + s]
+                if (st[d, _SEQ + s] >> (2 * (n - k))) != (pat & _OWN26):
+                    ok = False
+                    break
+        if not ok:
+            continue
+        rel = 0
+        for s in range(4):
+            k = info[slot, 3 + s] >> 26
+            if k > 0:
+                rel |= _top_cards_mask((live >> (13 * s)) & _MASK13, k, 13 * s)
+        return True, lb >= need, rel
+    return False, False, 0
+
+
+@njit(cache=True)
+def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel):
+    """Store the result of boundary node ``d`` under the pattern of its relevant cards."""
+    lens = st[d, _LENS]
+    leader = st[d, _LEADER]
+    need = st[d, _NEED]
+    live = h[0] | h[1] | h[2] | h[3]
+    p0 = 0
+    p1 = 0
+    p2 = 0
+    p3 = 0
+    for s in range(4):
+        rs = (rel >> (13 * s)) & _MASK13
+        pat = 0
+        if rs != 0:
+            low = 0
+            while not (rs >> low) & 1:
+                low += 1
+            k = _POP13[((live >> (13 * s)) & _MASK13) >> low]
+            n = st[d, _NLIVE + s]
+            pat = (k << 26) | (st[d, _SEQ + s] >> (2 * (n - k)))
+        if s == 0:
+            p0 = pat
+        elif s == 1:
+            p1 = pat
+        elif s == 2:
+            p2 = pat
+        else:
+            p3 = pat
+    victim = -1
+    for w in range(TT_WAYS):
+        slot = bucket + w
+        if (info[slot, _I_GEN] == gen and info[slot, _I_LEN] == lens
+                and info[slot, _I_LEAD] == leader and info[slot, 3] == p0
+                and info[slot, 4] == p1 and info[slot, 5] == p2 and info[slot, 6] == p3):
+            victim = slot
+            break
+    if victim < 0:
+        for w in range(TT_WAYS):
+            slot = bucket + w
+            if info[slot, _I_GEN] != gen:
+                victim = slot
+                break
+        if victim < 0:
+            b = bucket // TT_WAYS
+            victim = bucket + (rr[b] % TT_WAYS)
+            rr[b] += 1
+        info[victim, _I_GEN] = gen
+        info[victim, _I_LEN] = lens
+        info[victim, _I_LEAD] = leader
+        info[victim, 3] = p0
+        info[victim, 4] = p1
+        info[victim, 5] = p2
+        info[victim, 6] = p3
+        bounds[victim, 0] = 0
+        bounds[victim, 1] = 13
+    if value:
+        if need > bounds[victim, 0]:
+            bounds[victim, 0] = need
+    else:
+        if need - 1 < bounds[victim, 1]:
+            bounds[victim, 1] = need - 1
+
+
+@njit(cache=True)
+def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
+            moves, scores, st, hist):
+    """Zero-window search from a trick boundary: can ``maxer`` force ``counted`` >= need0?
+
+    Iterative alpha-beta over single card plays with an explicit stack ``st``.
+    Besides the value, every node computes the set of cards whose ranks its result
+    depends on (the trick winners that won by rank, the cards a bound relied on);
+    boundary nodes are stored in the table under that pattern.
+    """
+    nbuckets = rr.shape[0]
+    d = 0
+    st[0, _NPL] = 0
+    st[0, _LEADER] = leader0
+    st[0, _LED] = -1
+    st[0, _WC] = -1
+    st[0, _WS] = -1
+    st[0, _TMASK] = 0
+    st[0, _NEED] = need0
+    entering = True
+    value = False
+    rel = 0
+    while True:
+        if entering:
+            # ---------------- enter node d ----------------
+            npl = st[d, _NPL]
+            leader = st[d, _LEADER]
+            need = st[d, _NEED]
+            st[d, _SLOT] = -1
+            st[d, _REL] = 0
+            resolved = False
+            if npl == 0:
+                rem = _pop52(h[leader])
+                live = h[0] | h[1] | h[2] | h[3]
+                rel = 0
+                if need <= 0:
+                    value = True
+                    resolved = True
+                elif need > rem:
+                    value = False
+                    resolved = True
+                elif normal:
+                    qt, qrel = _quick_tricks(h, leader, trump, live)
+                    if maxer[leader]:
+                        if qt >= need:
+                            value = True
+                            resolved = True
+                            rel = qrel
+                    elif rem - qt < need:
+                        value = False
+                        resolved = True
+                        rel = qrel
+                    if not resolved and trump < 4:
+                        sm, srel = _sure_trumps(h, trump, maxer, 1, live)
+                        if sm >= need:
+                            value = True
+                            resolved = True
+                            rel = srel
+                        else:
+                            sn, srel = _sure_trumps(h, trump, maxer, 0, live)
+                            if rem - sn < need:
+                                value = False
+                                resolved = True
+                                rel = srel
+                if not resolved and rem > 1:
+                    lens = 0
+                    for s in range(4):
+                        ls = (live >> (13 * s)) & _MASK13
+                        st[d, _SEQ + s] = _suit_seq(h, ls, 13 * s)
+                        st[d, _NLIVE + s] = _POP13[ls]
+                        for o in range(4):
+                            lens = (lens << 4) | _POP13[(h[o] >> (13 * s)) & _MASK13]
+                    st[d, _LENS] = lens
+                    x = lens * _HASH_A + leader * _HASH_B
+                    bucket = ((x ^ (x >> 29)) % nbuckets) * TT_WAYS
+                    if bucket < 0:
+                        bucket = -bucket
+                    found, v, trel = _tt_probe(info, bounds, bucket, gen, lens, leader, st, d,
+                                               need, live)
+                    if found:
+                        value = v
+                        resolved = True
+                        rel = trel
+                    else:
+                        st[d, _SLOT] = bucket
+            if not resolved:
+                seat = (leader + npl) & 3
+                st[d, _SEAT] = seat
+                st[d, _NM] = _gen_moves(h, seat, npl, st[d, _LED], st[d, _WC], st[d, _WS],
+                                        st[d, _TMASK], trump, maxer, wants, moves, scores, d,
+                                        hist)
+                st[d, _I] = 0
+                entering = False
+                continue
+            # resolved at entry: return (value, rel) to the parent
+        else:
+            # ---------------- try the next move of node d ----------------
+            i = st[d, _I]
+            if i < st[d, _NM]:
+                st[d, _I] = i + 1
+                c = moves[d, i]
+                seat = st[d, _SEAT]
+                npl = st[d, _NPL]
+                bit = 1 << c
+                s = c // 13
+                h[seat] ^= bit
+                st[d, _CARD] = c
+                if npl == 0:
+                    nled = s
+                    nwc = c
+                    nws = seat
+                else:
+                    nled = st[d, _LED]
+                    wc = st[d, _WC]
+                    ws = wc // 13
+                    if (s == ws and c > wc) or (s == trump and ws != trump):
+                        nwc = c
+                        nws = seat
+                    else:
+                        nwc = wc
+                        nws = st[d, _WS]
+                e = d + 1
+                if npl == 3:
+                    st[e, _NPL] = 0
+                    st[e, _LEADER] = nws
+                    st[e, _LED] = -1
+                    st[e, _WC] = nwc
+                    st[e, _WS] = nws
+                    st[e, _TMASK] = 0
+                    st[e, _NEED] = st[d, _NEED] - counted[nws]
+                else:
+                    st[e, _NPL] = npl + 1
+                    st[e, _LEADER] = st[d, _LEADER]
+                    st[e, _LED] = nled
+                    st[e, _WC] = nwc
+                    st[e, _WS] = nws
+                    st[e, _TMASK] = st[d, _TMASK] | bit
+                    st[e, _NEED] = st[d, _NEED]
+                d = e
+                entering = True
+                continue
+            # every move tried without a cut-off
+            value = maxer[st[d, _SEAT]] == 0
+            rel = st[d, _REL]
+            if st[d, _SLOT] >= 0:
+                _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel)
+        # ---------------- return (value, rel) from node d to its parent ----------------
+        while True:
+            if d == 0:
+                return value
+            e = d
+            d -= 1
+            seat = st[d, _SEAT]
+            c = st[d, _CARD]
+            h[seat] ^= 1 << c
+            if st[d, _NPL] == 3:
+                # the trick just completed: its winner matters if it won by rank
+                wc = st[e, _WC]
+                trick = st[d, _TMASK] | (1 << c)
+                if _POP13[(trick >> (13 * (wc // 13))) & _MASK13] >= 2:
+                    rel |= 1 << wc
+            if (maxer[seat] == 1) == value:
+                # cut-off: node d takes this value, and only this child's relevance
+                if st[d, _I] > 1:
+                    hist[seat, c] += (52 - d) * (52 - d)
+                if st[d, _SLOT] >= 0:
+                    _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel)
+                continue
+            st[d, _REL] |= rel
+            break
+        entering = False
+
+
+@njit(cache=True)
+def _roles(side_mask, misere):
+    """maxer, counted, wants arrays for a declarer-side bitmask (bit seat)."""
+    maxer = np.zeros(4, dtype=np.int64)
+    counted = np.zeros(4, dtype=np.int64)
+    wants = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        dec = (side_mask >> s) & 1
+        counted[s] = dec
+        if misere:
+            maxer[s] = 1 - dec
+            wants[s] = 0
+        else:
+            maxer[s] = dec
+            wants[s] = 1
+    return maxer, counted, wants
+
+
+@njit(cache=True)
+def _can_make(h, trump, leader, maxer, counted, wants, normal, need, tt, gen, moves, scores,
+              hist):
+    info, bounds, rr = tt
+    st = np.empty((56, 32), dtype=np.int64)
+    return _search(h, leader, need, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
+                   moves, scores, st, hist)
+
+
+@njit(cache=True)
+def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores):
+    """Solve one position given as ``hands: int64[4]`` bitmasks.
+
+    Returns the declarer side's trick count under perfect play when ``target < 0``;
+    otherwise 1 or 0: normal contracts "side takes >= target", misère "declarer
+    takes <= target".
+    """
+    h = hands.copy()
+    maxer, counted, wants = _roles(side_mask, misere)
+    normal = not misere
+    n = _pop52(h[0])
+    hist = np.zeros((4, 52), dtype=np.int64)
+    if target >= 0:
+        if misere:
+            # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
+            ok = not _can_make(h, trump, leader, maxer, counted, wants, normal, target + 1,
+                               tt, gen, moves, scores, hist)
+        else:
+            ok = _can_make(h, trump, leader, maxer, counted, wants, normal, target, tt, gen,
+                           moves, scores, hist)
+        return 1 if ok else 0
+    # exact count: largest t with "maxer can force counted >= t" (binary search)
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _can_make(h, trump, leader, maxer, counted, wants, normal, mid, tt, gen, moves,
+                     scores, hist):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def codes_to_masks(deals):
+    """(n, 4, k) card codes -> (n, 4) int64 bitmasks."""
+    n = deals.shape[0]
+    k = deals.shape[2]
+    out = np.zeros((n, 4), dtype=np.int64)
+    for i in range(n):
+        for s in range(4):
+            m = 0
+            for j in range(k):
+                m |= 1 << np.int64(deals[i, s, j])
+            out[i, s] = m
+    return out
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def solve_many(masks, trump, leader, side_mask, misere, target, tt_bits, nchunks):
+    """Solve every position of ``masks: int64[n, 4]`` in parallel chunks.
+
+    Each chunk owns its transposition table; results do not depend on the number
+    of threads or chunks (the search is exact).
+    """
+    n = masks.shape[0]
+    out = np.empty(n, dtype=np.int8)
+    if n == 0:
+        return out
+    if nchunks > n:
+        nchunks = n
+    for c in prange(nchunks):
+        lo = (n * c) // nchunks
+        hi = (n * (c + 1)) // nchunks
+        tt = new_table(tt_bits)
+        moves = np.zeros((56, 16), dtype=np.int64)
+        scores = np.zeros((56, 16), dtype=np.int64)
+        for i in range(lo, hi):
+            out[i] = solve_position(masks[i], trump, leader, side_mask, misere, target, tt,
+                                    i + 1, moves, scores)
+    return out
+
+
+@njit(cache=True)
+def popcount_rows(masks):
+    """Number of distinct cards in each row of ``masks: int64[n, 4]`` (the union)."""
+    n = masks.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = _pop52(masks[i, 0] | masks[i, 1] | masks[i, 2] | masks[i, 3])
+    return out

@@ -1,0 +1,255 @@
+"""Double-dummy solver for Solo Whist.
+
+Given all four hands (13 cards each, or an ending where every hand holds the same
+number of cards), the trump suit or no trump, the seat on lead and the declarer
+side, :func:`solve` returns the number of tricks the declarer side takes when
+every player plays perfectly with all cards visible, or answers the faster
+question "can the side take at least ``target`` tricks?".
+
+* Normal contracts (Prop-Cop, Solo, Abundance, Royal Abundance, Declared, slams):
+  the declarer side maximises its tricks and the other side minimises them.  The
+  declarer side is one seat, or two seats (Prop-Cop partners, adjacent or opposite).
+* Misère contracts (``misere=True``): exactly one declarer, who minimises his
+  tricks while the other three maximise them; ``target`` then asks "can the
+  declarer hold himself to at most ``target`` tricks?".
+
+:func:`solve_batch` solves a whole array of deals (the sampler's output) in
+parallel numba threads with the GIL released; results do not depend on the
+number of threads.
+
+Seats are 0..3 clockwise.  For a :class:`~solo_analysis.cards.Deal` they are
+N E S W; for a sampler array they are eldest, second, third, dealer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import Any, overload
+
+import numpy as np
+
+from . import _solver
+from .cards import Deal, parse_seat, parse_trump
+from .errors import DealError, SeatError
+
+__all__ = ["solve", "solve_batch", "parse_declarers"]
+
+_PLAY_SEATS = ("eldest", "second", "third", "dealer")
+_TT_BITS = _solver.TT_BITS_DEFAULT
+
+
+def _parse_play_seat(seat: str | int) -> int:
+    """A seat as N/E/S/W (0..3), or eldest/second/third/dealer (0..3), or an int."""
+    if isinstance(seat, str) and seat.strip().lower() in _PLAY_SEATS:
+        return _PLAY_SEATS.index(seat.strip().lower())
+    return parse_seat(seat)
+
+
+def parse_declarers(declarers: str | int | Iterable[str | int]) -> tuple[int, ...]:
+    """Parse a declarer side: ``"N"``, ``"NS"``, ``"NE"``, ``0``, ``(0, 2)``, ``["eldest"]``.
+
+    Returns
+    -------
+    tuple of int
+        The seats (0..3), sorted: one (solo contracts) or two (Prop-Cop) of them; a
+        three-seat side (a whole defence) is accepted too.
+
+    Raises
+    ------
+    SeatError
+        For an unknown seat, a repeated seat, or a side of no or four seats.
+    """
+    items: list[str | int]
+    if isinstance(declarers, str):
+        text = declarers.strip()
+        if text.lower() in _PLAY_SEATS:
+            items = [text]
+        elif "," in text or " " in text or "+" in text:
+            items = [t for t in text.replace("+", ",").replace(" ", ",").split(",") if t]
+        else:
+            items = list(text)
+    elif isinstance(declarers, int | np.integer):
+        items = [int(declarers)]
+    else:
+        items = list(declarers)
+    try:
+        seats = [_parse_play_seat(x) for x in items]
+    except SeatError:
+        raise SeatError(
+            f"invalid declarer side {declarers!r}: expected one or two seats such as 'N', 'NS', 'NE'"
+        ) from None
+    if len(set(seats)) != len(seats):
+        raise SeatError(f"invalid declarer side {declarers!r}: a seat is repeated")
+    if not 1 <= len(seats) <= 3:
+        raise SeatError(
+            f"invalid declarer side {declarers!r}: expected one to three seats, got {len(seats)}"
+        )
+    return tuple(sorted(seats))
+
+
+def _side_mask(seats: tuple[int, ...], misere: bool, declarers: Any) -> int:
+    if misere and len(seats) != 1:
+        raise SeatError(f"misère has exactly one declarer, got {declarers!r}")
+    mask = 0
+    for s in seats:
+        mask |= 1 << s
+    return mask
+
+
+def _check_target(target: int | None, n_cards: int) -> int:
+    if target is None:
+        return -1
+    if isinstance(target, bool) or not isinstance(target, int | np.integer):
+        raise DealError(f"invalid target {target!r}: expected an int of tricks")
+    if not 0 <= target <= n_cards:
+        raise DealError(f"invalid target {target!r}: expected 0..{n_cards} tricks")
+    return int(target)
+
+
+class _Workspace(threading.local):
+    """Per-thread transposition table and buffers for the single-deal path."""
+
+    def __init__(self) -> None:
+        self.tt = _solver.new_table(_TT_BITS)
+        self.moves = np.zeros((56, 16), dtype=np.int64)
+        self.scores = np.zeros((56, 16), dtype=np.int64)
+        self.gen = 0
+
+
+_WS = _Workspace()
+
+
+@overload
+def solve(deal: Deal | str, *, trump: str | int | None, leader: str | int,
+          declarers: str | Iterable[str | int], misere: bool = ..., target: None = ...) -> int: ...
+@overload
+def solve(deal: Deal | str, *, trump: str | int | None, leader: str | int,
+          declarers: str | Iterable[str | int], misere: bool = ..., target: int) -> bool: ...
+
+
+def solve(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: str | Iterable[str | int],
+    misere: bool = False,
+    target: int | None = None,
+) -> int | bool:
+    """Solve one deal double-dummy.
+
+    Parameters
+    ----------
+    deal : Deal or str
+        The four hands, as a :class:`~solo_analysis.cards.Deal` or a PBN deal string
+        such as ``"N:AKQ.JT9.876.5432 ..."``.  Every hand holds the same number of cards.
+    trump : {"S", "H", "D", "C", None, "NT"}
+        The trump suit, or ``None``/``"NT"`` for no trump.
+    leader : {"N", "E", "S", "W"}
+        The seat that leads to the first trick.
+    declarers : str
+        The declarer side: one seat (``"N"``) or two (``"NS"``, ``"NE"``).
+    misere : bool, default False
+        Misère: the (single) declarer minimises his tricks, the others maximise them.
+    target : int, optional
+        Ask a yes/no question instead of the exact count: normal contracts "can the
+        side take at least ``target`` tricks?", misère "can the declarer hold himself
+        to at most ``target`` tricks?".
+
+    Returns
+    -------
+    int or bool
+        The declarer side's tricks under perfect play, or the answer to ``target``.
+
+    Raises
+    ------
+    DealError, CardError, DuplicateCardError, CardCountError
+        For a malformed deal or target.
+    TrumpError, SeatError
+        For an unknown trump, seat, or declarer side (misère takes exactly one seat).
+
+    Examples
+    --------
+    >>> solve("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+    ...       trump="S", leader="E", declarers="N")
+    13
+    """
+    if not isinstance(deal, Deal):
+        deal = Deal.from_pbn(deal)
+    tr = parse_trump(trump)
+    ld = parse_seat(leader)
+    seats = parse_declarers(declarers)
+    side = _side_mask(seats, misere, declarers)
+    tgt = _check_target(target, deal.n_cards)
+    masks = np.array([h.mask for h in deal], dtype=np.int64)
+    ws = _WS
+    ws.gen += 1
+    r = _solver.solve_position(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.gen,
+                               ws.moves, ws.scores)
+    return bool(r) if tgt >= 0 else int(r)
+
+
+def solve_batch(
+    deals: np.ndarray,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: str | int | Iterable[str | int],
+    misere: bool = False,
+    target: int | None = None,
+    chunks: int | None = None,
+) -> np.ndarray:
+    """Solve many deals in parallel (numba threads, GIL released).
+
+    Parameters
+    ----------
+    deals : numpy.ndarray
+        Integer array of card codes, shape ``(n, 4, k)``: axis 1 is the four seats
+        clockwise (N E S W, or eldest..dealer for the sampler's arrays), each hand
+        ``k`` cards (1..13).  A single deal of shape ``(4, k)`` is accepted too.
+    trump, leader, declarers, misere, target
+        As for :func:`solve`; seats may also be ints 0..3 or the play-order names
+        ``"eldest"``, ``"second"``, ``"third"``, ``"dealer"``; trump may be 0..4.
+    chunks : int, optional
+        Number of work units (each with its own transposition table); default
+        four per numba thread.  Results never depend on it.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int8`` tricks per deal, or ``bool`` answers when ``target`` is given.
+
+    Raises
+    ------
+    DealError
+        For a malformed array (shape, codes out of 0..51, a card dealt twice).
+    TrumpError, SeatError
+        As for :func:`solve`.
+    """
+    arr = np.asarray(deals)
+    if arr.ndim == 2:
+        arr = arr[None]
+    if arr.ndim != 3 or arr.shape[1] != 4 or not 1 <= arr.shape[2] <= 13:
+        raise DealError(f"invalid deals array of shape {np.shape(deals)}: expected (n, 4, k), k in 1..13")
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise DealError(f"invalid deals array of dtype {arr.dtype}: expected integer card codes")
+    if arr.size and (arr.min() < 0 or arr.max() > 51):
+        raise DealError("invalid deals array: card codes must be 0..51")
+    tr = parse_trump(trump)
+    ld = _parse_play_seat(leader)
+    seats = parse_declarers(declarers)
+    side = _side_mask(seats, misere, declarers)
+    tgt = _check_target(target, arr.shape[2])
+    masks = _solver.codes_to_masks(arr.astype(np.int8, copy=False))
+    k = arr.shape[2]
+    if arr.shape[0] and not np.all(_solver.popcount_rows(masks) == 4 * k):
+        bad = int(np.argmin(_solver.popcount_rows(masks) == 4 * k))
+        raise DealError(f"invalid deals array: deal {bad} holds a card twice")
+    if chunks is None:
+        import numba
+
+        chunks = 4 * numba.get_num_threads()
+    out = _solver.solve_many(masks, tr, ld, side, bool(misere), tgt, _TT_BITS, max(1, int(chunks)))
+    return out.astype(bool) if tgt >= 0 else out
+
