@@ -457,8 +457,12 @@ def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel):
 
 @njit(cache=True)
 def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
-            moves, scores, st, hist):
-    """Zero-window search from a trick boundary: can ``maxer`` force ``counted`` >= need0?
+            moves, scores, st, hist, npl0, led0, wc0, ws0, tmask0):
+    """Zero-window search: can ``maxer`` force ``counted`` >= need0 from here?
+
+    The root is the current trick: ``npl0`` cards already played to it (0 at a trick
+    boundary), suit ``led0`` led by ``leader0``, ``wc0`` winning so far for ``ws0``,
+    ``tmask0`` the cards played (already removed from ``h``).
 
     Iterative alpha-beta over single card plays with an explicit stack ``st``.
     Besides the value, every node computes the set of cards whose ranks its result
@@ -467,12 +471,12 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
     """
     nbuckets = rr.shape[0]
     d = 0
-    st[0, _NPL] = 0
+    st[0, _NPL] = npl0
     st[0, _LEADER] = leader0
-    st[0, _LED] = -1
-    st[0, _WC] = -1
-    st[0, _WS] = -1
-    st[0, _TMASK] = 0
+    st[0, _LED] = led0
+    st[0, _WC] = wc0
+    st[0, _WS] = ws0
+    st[0, _TMASK] = tmask0
     st[0, _NEED] = need0
     entering = True
     value = False
@@ -652,7 +656,7 @@ def _can_make(h, trump, leader, maxer, counted, wants, normal, need, tt, gen, mo
     info, bounds, rr = tt
     st = np.empty((56, 32), dtype=np.int64)
     return _search(h, leader, need, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
-                   moves, scores, st, hist)
+                   moves, scores, st, hist, 0, -1, -1, -1, 0)
 
 
 @njit(cache=True)
@@ -684,6 +688,30 @@ def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, mov
         mid = (lo + hi + 1) // 2
         if _can_make(h, trump, leader, maxer, counted, wants, normal, mid, tt, gen, moves,
                      scores, hist):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def solve_after_lead(hands, trump, leader, card, side_mask, misere, tt, gen, moves, scores):
+    """Declarer side's tricks (perfect play) after ``leader`` leads ``card`` to the first trick."""
+    h = hands.copy()
+    bit = 1 << card
+    h[leader] ^= bit
+    maxer, counted, wants = _roles(side_mask, misere)
+    normal = not misere
+    hist = np.zeros((4, 52), dtype=np.int64)
+    info, bounds, rr = tt
+    st = np.empty((56, 32), dtype=np.int64)
+    n = _pop52(hands[leader])
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _search(h, leader, mid, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
+                   moves, scores, st, hist, 1, card // 13, card, leader, bit):
             lo = mid
         else:
             hi = mid - 1

@@ -33,7 +33,7 @@ from . import _solver
 from .cards import Deal, parse_seat, parse_trump
 from .errors import DealError, SeatError
 
-__all__ = ["solve", "solve_batch", "parse_declarers"]
+__all__ = ["solve", "solve_batch", "solve_leads", "parse_declarers"]
 
 _PLAY_SEATS = ("eldest", "second", "third", "dealer")
 _TT_BITS = _solver.TT_BITS_DEFAULT
@@ -188,6 +188,61 @@ def solve(
     r = _solver.solve_position(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.gen,
                                ws.moves, ws.scores)
     return bool(r) if tgt >= 0 else int(r)
+
+
+def solve_leads(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: str | Iterable[str | int],
+    misere: bool = False,
+) -> dict[int, int]:
+    """Double-dummy result of every card the leader may lead to the first trick.
+
+    Parameters
+    ----------
+    deal, trump, leader, declarers, misere
+        As for :func:`solve`.
+
+    Returns
+    -------
+    dict of int to int
+        For each card code in the leader's hand (in :attr:`Hand.codes` order), the
+        declarer side's tricks when that card is led and everyone then plays
+        perfectly.  The best lead for the leader's side is the maximum (declarer
+        side leading) or minimum (defence leading) of these; for misère the roles
+        are reversed.  Cards equivalent in rank (no other hand's card between them)
+        share one search.
+
+    Raises
+    ------
+    As for :func:`solve`.
+    """
+    if not isinstance(deal, Deal):
+        deal = Deal.from_pbn(deal)
+    tr = parse_trump(trump)
+    ld = parse_seat(leader)
+    seats = parse_declarers(declarers)
+    side = _side_mask(seats, misere, declarers)
+    masks = np.array([h.mask for h in deal], dtype=np.int64)
+    others = int(masks.sum()) - int(masks[ld])  # disjoint masks: sum == union
+    ws = _WS
+    out: dict[int, int] = {}
+    previous: tuple[int, int] | None = None  # (card, tricks) of the card just above
+    for card in deal[ld].codes:  # spades first, high to low within a suit
+        if previous is not None and previous[0] // 13 == card // 13:
+            between = others & (((1 << previous[0]) - 1) ^ ((1 << (card + 1)) - 1))
+            if between == 0:
+                out[card] = previous[1]
+                previous = (card, previous[1])
+                continue
+        ws.gen += 1
+        tricks = int(_solver.solve_after_lead(masks, tr, ld, card, side, bool(misere), ws.tt,
+                                              ws.gen, ws.moves, ws.scores))
+        out[card] = tricks
+        previous = (card, tricks)
+    return out
 
 
 def solve_batch(
