@@ -21,8 +21,11 @@ from ..errors import SoloAnalysisError
 # command name -> "module:attribute" (relative to this package)
 COMMANDS: dict[str, str] = {
     "advise": "advise_cmd:advise",
+    "deal": "solve_cmd:deal",
+    "leads": "solve_cmd:leads",
     "rules": "rules_cmd:rules",
     "score": "rules_cmd:score",
+    "solve": "solve_cmd:solve",
 }
 
 
