@@ -91,6 +91,10 @@ def _top_run(mine: int, live: int) -> int:
 #   bounds[slot] = [lower, upper] bound on the counted side's remaining tricks
 # ---------------------------------------------------------------------------
 TT_WAYS = 4
+# Store whole positions (every live card relevant) instead of winning-rank patterns.
+# The pattern generalisation gave wrong answers on some 3- and 4-card endings (found by
+# the brute-force oracle comparison), so it is off until the missing relevance rule is found.
+EXACT_TT = True
 _I_GEN, _I_LEN, _I_LEAD = 0, 1, 2
 _OWN26 = (1 << 26) - 1
 
@@ -338,6 +342,43 @@ def _sure_trumps(h, trump, side, want_side, live):
     return best, rel
 
 
+@njit(cache=True)
+def _misere_safe(h, leader, counted, live):
+    """True if the (single, counted) declarer can never again be forced to win a trick.
+
+    No trump only.  Sufficient condition: in every suit, all the declarer's cards are
+    below all the other hands' cards (or the others hold none), and if the declarer
+    is on lead he has a suit the others hold (so he loses the lead and never regains
+    it: every later trick is led by another hand and won above him, or he discards).
+    Returns ``(safe, relevant)``.
+    """
+    dcl = 0
+    for o in range(4):
+        if counted[o]:
+            dcl = o
+    mine = h[dcl]
+    others = live & ~mine
+    can_lose_lead = False
+    rel = 0
+    for s in range(4):
+        ds = (mine >> (13 * s)) & _MASK13
+        if ds == 0:
+            continue
+        os_ = (others >> (13 * s)) & _MASK13
+        if os_ == 0:
+            continue
+        low = 0
+        while not (os_ >> low) & 1:
+            low += 1
+        if (ds >> low) != 0:
+            return False, 0
+        can_lose_lead = True
+        rel |= ((live >> (13 * s)) & _MASK13) << (13 * s)
+    if leader == dcl and not can_lose_lead:
+        return False, 0
+    return True, rel
+
+
 # ---------------------------------------------------------------------------
 # the search (iterative: numba cannot load cached recursive functions)
 # ---------------------------------------------------------------------------
@@ -392,12 +433,17 @@ def _tt_probe(info, bounds, bucket, gen, lens, leader, st, d, need, live):
 
 
 @njit(cache=True)
-def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel):
-    """Store the result of boundary node ``d`` under the pattern of its relevant cards."""
+def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
+    """Store the result of boundary node ``d`` under the pattern of its relevant cards.
+
+    With ``exact`` the pattern is the whole position (every live card relevant).
+    """
     lens = st[d, _LENS]
     leader = st[d, _LEADER]
     need = st[d, _NEED]
     live = h[0] | h[1] | h[2] | h[3]
+    if exact:
+        rel = live
     p0 = 0
     p1 = 0
     p2 = 0
@@ -523,6 +569,12 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                                 value = False
                                 resolved = True
                                 rel = srel
+                elif trump == 4:
+                    safe, mrel = _misere_safe(h, leader, counted, live)
+                    if safe:
+                        value = False
+                        resolved = True
+                        rel = mrel
                 if not resolved and rem > 1:
                     lens = 0
                     for s in range(4):
@@ -604,7 +656,7 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
             value = maxer[st[d, _SEAT]] == 0
             rel = st[d, _REL]
             if st[d, _SLOT] >= 0:
-                _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel)
+                _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel, EXACT_TT)
         # ---------------- return (value, rel) from node d to its parent ----------------
         while True:
             if d == 0:
@@ -625,7 +677,7 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                 if st[d, _I] > 1:
                     hist[seat, c] += (52 - d) * (52 - d)
                 if st[d, _SLOT] >= 0:
-                    _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel)
+                    _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel, EXACT_TT)
                 continue
             st[d, _REL] |= rel
             break
