@@ -91,10 +91,9 @@ def _top_run(mine: int, live: int) -> int:
 #   bounds[slot] = [lower, upper] bound on the counted side's remaining tricks
 # ---------------------------------------------------------------------------
 TT_WAYS = 4
-# Store whole positions (every live card relevant) instead of winning-rank patterns.
-# The pattern generalisation gave wrong answers on some 3- and 4-card endings (found by
-# the brute-force oracle comparison), so it is off until the missing relevance rule is found.
-EXACT_TT = True
+# True: store whole positions (every live card relevant) instead of winning-rank
+# patterns.  A debugging switch: the patterns are exact (checked against the oracle).
+EXACT_TT = False
 _I_GEN, _I_LEN, _I_LEAD = 0, 1, 2
 _OWN26 = (1 << 26) - 1
 
@@ -401,6 +400,21 @@ _SEQ = 14     # 14..17: owner sequence of each suit's live cards
 _NLIVE = 18   # 18..21: live cards in each suit
 
 
+@njit(cache=True, inline="always")
+def _lowest_legal(hand, npl, led):
+    """52-bit mask of the lowest legal card of each suit the mover may play."""
+    if npl > 0 and (hand >> (13 * led)) & _MASK13:
+        legal = hand & (_MASK13 << (13 * led))
+    else:
+        legal = hand
+    out = 0
+    for s in range(4):
+        m = (legal >> (13 * s)) & _MASK13
+        if m:
+            out |= (m & -m) << (13 * s)
+    return out
+
+
 @njit(cache=True)
 def _tt_probe(info, bounds, bucket, gen, lens, leader, st, d, need, live):
     """Look for a decisive entry; returns (found, value, relevant-mask)."""
@@ -653,8 +667,12 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                 entering = True
                 continue
             # every move tried without a cut-off
-            value = maxer[st[d, _SEAT]] == 0
-            rel = st[d, _REL]
+            seat = st[d, _SEAT]
+            value = maxer[seat] == 0
+            # The moves searched stood for whole runs of equivalent cards; the runs stay
+            # the same only while the mover's holding in each legal suit does, so the
+            # mover's lowest legal card of each suit is relevant too.
+            rel = st[d, _REL] | _lowest_legal(h[seat], st[d, _NPL], st[d, _LED])
             if st[d, _SLOT] >= 0:
                 _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel, EXACT_TT)
         # ---------------- return (value, rel) from node d to its parent ----------------
