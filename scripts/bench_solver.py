@@ -29,8 +29,9 @@ import time
 
 import numpy as np
 
+from solo_analysis.cards import Deal as CardsDeal
+
 SUITS = "SHDC"  # suit index 0..3 = S, H, D, C (card code = suit * 13 + rank_index)
-RANKS = "23456789TJQKA"  # rank_index 0..12 = 2..A
 SEATS = "NESW"  # seat 0..3 clockwise
 DENOMS = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}  # trump code, 4 = no trump; also endplay Denom order
 
@@ -57,15 +58,8 @@ def random_deals(n: int, seed: int) -> np.ndarray:
 
 
 def to_pbn(deal: np.ndarray) -> str:
-    """(4, k) card codes -> 'N:AKQ.JT9.876.5432 ...' (suits S H D C, high ranks first)."""
-    hands = []
-    for seat in range(4):
-        suits = []
-        for s in range(4):
-            ranks = sorted((int(c) % 13 for c in deal[seat] if int(c) // 13 == s), reverse=True)
-            suits.append("".join(RANKS[r] for r in ranks))
-        hands.append(".".join(suits))
-    return "N:" + " ".join(hands)
+    """(4, k) card codes -> 'N:AKQ.JT9.876.5432 ...'."""
+    return CardsDeal.from_array(deal).to_pbn()
 
 
 # ---------------------------------------------------------------------------- DDS

@@ -60,7 +60,7 @@ import pandas as pd
 from .cards import NT, SUIT_SYMBOLS, SUITS, Hand, card_str, parse_card
 from .errors import SoloAnalysisError, TurnupError
 from .rules import Contract, RuleSet, load_rules
-from .sampler import PLAY_SEATS, DealSampler
+from .sampler import PLAY_SEATS, DealSampler, parse_play_seat
 
 __all__ = [
     "advise",
@@ -86,7 +86,6 @@ FIRST_BATCH: int = 64
 Z95: float = 1.959963984540054
 
 _TRUMP_TEXT = ("S", "H", "D", "C", "NT")  # trump code 0..4 -> table text
-_SEAT_INDEX = {name: i for i, name in enumerate(PLAY_SEATS)}
 
 
 class AdviceError(SoloAnalysisError):
@@ -552,16 +551,6 @@ def _check_int(value: Any, what: str, low: int) -> int:
     return int(value)
 
 
-def _parse_seat(seat: Any) -> int:
-    from .errors import SeatError
-
-    if isinstance(seat, numbers.Integral) and not isinstance(seat, bool) and 0 <= int(seat) <= 3:
-        return int(seat)
-    if isinstance(seat, str) and seat.strip().lower() in _SEAT_INDEX:
-        return _SEAT_INDEX[seat.strip().lower()]
-    raise SeatError(f"unknown seat {seat!r}: expected one of {', '.join(PLAY_SEATS)}")
-
-
 def advise(
     hand: Hand | str,
     *,
@@ -643,7 +632,7 @@ def advise(
         from .errors import CardCountError
 
         raise CardCountError(f"hand {str(the_hand)!r} has {len(the_hand)} cards, expected 13")
-    p = _parse_seat(seat)
+    p = parse_play_seat(seat)
     if turnup is None:
         turnup_code = None
         if rule_set.turnup:

@@ -61,6 +61,7 @@ __all__ = [
     "SUITS",
     "Constraints",
     "DealSampler",
+    "parse_play_seat",
     "sample_deals",
     "random_deals",
     "suit_lengths",
@@ -106,8 +107,14 @@ def _is_int(x: object) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
-def _parse_seat(seat: object) -> int:
-    """Seat name (case-insensitive) or index 0..3 -> index; raises SeatError."""
+def parse_play_seat(seat: object) -> int:
+    """Play-order seat name (eldest, second, third, dealer; any case) or index 0..3 -> index.
+
+    Raises
+    ------
+    SeatError
+        For anything else.
+    """
     if _is_int(seat) and 0 <= int(seat) <= 3:  # type: ignore[call-overload]
         return int(seat)  # type: ignore[call-overload]
     if isinstance(seat, str) and seat.strip().lower() in PLAY_SEATS:
@@ -319,7 +326,7 @@ class DealSampler:
         else:
             if seat is None:
                 raise SeatError(f"hand {hand!r} given without a seat")
-            self.seat = _parse_seat(seat)
+            self.seat = parse_play_seat(seat)
             self.hand = tuple(_parse_hand(hand))
             owner[list(self.hand)] = self.seat
 
@@ -373,7 +380,7 @@ class DealSampler:
         if not isinstance(spec, Mapping):
             raise err(f"{what} must map seats to cards, got {spec!r}")
         for seat_spec, cards in spec.items():
-            s = _parse_seat(seat_spec)
+            s = parse_play_seat(seat_spec)
             for c in _parse_cards(cards):
                 if owner[c] == s:
                     continue  # already there (the turn-up, or a repeat): consistent
@@ -394,7 +401,7 @@ class DealSampler:
         if not isinstance(cons.length, Mapping) or not isinstance(cons.hcp, Mapping):
             raise ConstraintError(f"length and hcp must be mappings keyed by seat, got {cons!r}")
         for seat_spec, suits in cons.length.items():
-            s = _parse_seat(seat_spec)
+            s = parse_play_seat(seat_spec)
             if not isinstance(suits, Mapping):
                 raise ConstraintError(f"length[{seat_spec!r}] must map suits to bounds, got {suits!r}")
             for suit_spec, b in suits.items():
@@ -403,7 +410,7 @@ class DealSampler:
                 len_lo[s, u] = max(len_lo[s, u], lo)
                 len_hi[s, u] = min(len_hi[s, u], hi)
         for seat_spec, b in cons.hcp.items():
-            s = _parse_seat(seat_spec)
+            s = parse_play_seat(seat_spec)
             lo, hi = _parse_bounds(b, f"hcp for {seat_spec!r}", 40)
             hcp_lo[s] = max(hcp_lo[s], lo)
             hcp_hi[s] = min(hcp_hi[s], hi)

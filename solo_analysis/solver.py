@@ -32,17 +32,17 @@ import numpy as np
 from . import _solver
 from .cards import Deal, parse_seat, parse_trump
 from .errors import DealError, SeatError
+from .sampler import PLAY_SEATS
 
 __all__ = ["solve", "solve_batch", "solve_leads", "parse_declarers"]
 
-_PLAY_SEATS = ("eldest", "second", "third", "dealer")
 _TT_BITS = _solver.TT_BITS_DEFAULT
 
 
 def _parse_play_seat(seat: str | int) -> int:
     """A seat as N/E/S/W (0..3), or eldest/second/third/dealer (0..3), or an int."""
-    if isinstance(seat, str) and seat.strip().lower() in _PLAY_SEATS:
-        return _PLAY_SEATS.index(seat.strip().lower())
+    if isinstance(seat, str) and seat.strip().lower() in PLAY_SEATS:
+        return PLAY_SEATS.index(seat.strip().lower())
     return parse_seat(seat)
 
 
@@ -63,7 +63,7 @@ def parse_declarers(declarers: str | int | Iterable[str | int]) -> tuple[int, ..
     items: list[str | int]
     if isinstance(declarers, str):
         text = declarers.strip()
-        if text.lower() in _PLAY_SEATS:
+        if text.lower() in PLAY_SEATS:
             items = [text]
         elif "," in text or " " in text or "+" in text:
             items = [t for t in text.replace("+", ",").replace(" ", ",").split(",") if t]
@@ -105,6 +105,19 @@ def _check_target(target: int | None, n_cards: int) -> int:
     if not 0 <= target <= n_cards:
         raise DealError(f"invalid target {target!r}: expected 0..{n_cards} tricks")
     return int(target)
+
+
+def _prepare(
+    deal: Deal | str, trump: Any, leader: Any, declarers: Any, misere: bool
+) -> tuple[Deal, int, int, int, np.ndarray]:
+    """Validate a single-deal question: (deal, trump, leader, side mask, hand masks)."""
+    if not isinstance(deal, Deal):
+        deal = Deal.from_pbn(deal)
+    tr = parse_trump(trump)
+    ld = parse_seat(leader)
+    side = _side_mask(parse_declarers(declarers), misere, declarers)
+    masks = np.array([h.mask for h in deal], dtype=np.int64)
+    return deal, tr, ld, side, masks
 
 
 class _Workspace(threading.local):
@@ -175,14 +188,8 @@ def solve(
     ...       trump="S", leader="E", declarers="N")
     13
     """
-    if not isinstance(deal, Deal):
-        deal = Deal.from_pbn(deal)
-    tr = parse_trump(trump)
-    ld = parse_seat(leader)
-    seats = parse_declarers(declarers)
-    side = _side_mask(seats, misere, declarers)
+    deal, tr, ld, side, masks = _prepare(deal, trump, leader, declarers, misere)
     tgt = _check_target(target, deal.n_cards)
-    masks = np.array([h.mask for h in deal], dtype=np.int64)
     ws = _WS
     ws.gen += 1
     r = _solver.solve_position(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.gen,
@@ -219,13 +226,7 @@ def solve_leads(
     ------
     As for :func:`solve`.
     """
-    if not isinstance(deal, Deal):
-        deal = Deal.from_pbn(deal)
-    tr = parse_trump(trump)
-    ld = parse_seat(leader)
-    seats = parse_declarers(declarers)
-    side = _side_mask(seats, misere, declarers)
-    masks = np.array([h.mask for h in deal], dtype=np.int64)
+    deal, tr, ld, side, masks = _prepare(deal, trump, leader, declarers, misere)
     others = int(masks.sum()) - int(masks[ld])  # disjoint masks: sum == union
     ws = _WS
     out: dict[int, int] = {}
