@@ -22,11 +22,17 @@ over single card plays.  At each trick boundary it uses
 
 * trivial bounds (``need <= 0`` / ``need > tricks left``),
 * quick-trick bounds for normal contracts: tricks the side on lead can cash at once
-  from top cards (trumps only counted safe where no other hand can ruff),
-* a transposition table keyed on the *relative* ranks of the remaining cards
-  (who holds the 1st, 2nd, ... highest remaining card of each suit) and the
-  leader, storing lower and upper bounds so that successive zero-window searches
-  on the same deal share their work;
+  from top cards, its own or (after crossing in a suit where a team-mate holds the
+  top card) a team-mate's, capped where an opponent could ruff,
+* sure trump tricks for either side: a hand whose ``j`` highest trumps have only
+  ``c`` opposing trumps above the ``j``-th takes at least ``j - c`` tricks,
+* a misère safety test (no trump): the declarer can never again be forced to win,
+* a transposition table keyed on the hand-suit lengths and the leader, holding for
+  each key up to ``TT_WAYS`` entries, each a *pattern* of relative ranks (who holds
+  the 1st, 2nd, ... highest remaining card of each suit, down to the lowest card the
+  result depended on) with lower and upper bounds, so that positions differing
+  only in irrelevant small cards share one entry and successive zero-window
+  searches on the same deal share their work;
 
 and it generates one card per run of equivalent cards (cards of one hand with no
 card of another hand, or of the current trick, between them), ordered by simple
@@ -81,7 +87,9 @@ def _top_run(mine: int, live: int) -> int:
 # transposition table
 #
 # Entries are found by the hand-suit lengths of a trick-boundary position and the
-# leader, and hold a *pattern*: for each suit, the owners of its top ``k`` remaining
+# leader (hashed to a bucket of TT_WAYS entries: one key can have many patterns, and
+# too few ways made the table forget them - 4 ways searched ~10x more nodes), and
+# hold a *pattern*: for each suit, the owners of its top ``k`` remaining
 # cards (the cards whose ranks mattered to the result, as in DDS's "winning ranks").
 # A stored bound applies to every position with the same lengths and leader whose
 # top cards have the same owners, whatever happens below them.
@@ -90,7 +98,7 @@ def _top_run(mine: int, live: int) -> int:
 #   pattern = (k << 26) | owners of the top k cards, highest first, 2 bits each
 #   bounds[slot] = [lower, upper] bound on the counted side's remaining tricks
 # ---------------------------------------------------------------------------
-TT_WAYS = 4
+TT_WAYS = 64
 # True: store whole positions (every live card relevant) instead of winning-rank
 # patterns.  A debugging switch: the patterns are exact (checked against the oracle).
 EXACT_TT = False
@@ -281,13 +289,15 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
 # quick tricks and sure trump tricks (bounds at a trick boundary)
 # ---------------------------------------------------------------------------
 @njit(cache=True)
-def _quick_tricks(h, leader, trump, live):
-    """Tricks the leader can take at once by cashing top cards (a lower bound).
+def _own_quick_tricks(h, hand_seat, trump, live, maxer):
+    """Tricks ``hand_seat`` can take at once on lead by cashing its own top cards.
 
-    Returns ``(tricks, relevant)`` where ``relevant`` is the 52-bit mask of the
-    cards whose ranks the bound relies on.
+    Trumps: the top run.  Side suits: the top run, capped (in a trump contract) by the
+    length of every opponent who holds trumps (he could ruff once void).  Returns
+    ``(tricks, relevant)``, ``relevant`` the 52-bit mask of the cards counted.
     """
-    hand = h[leader]
+    hand = h[hand_seat]
+    side = maxer[hand_seat]
     total = 0
     rel = 0
     if trump < 4:
@@ -310,7 +320,7 @@ def _quick_tricks(h, leader, trump, live):
             continue
         if trump < 4:
             for o in range(4):
-                if o == leader:
+                if maxer[o] == side:
                     continue
                 if (h[o] >> (13 * trump)) & _MASK13:
                     lo = _POP13[(h[o] >> (13 * s)) & _MASK13]
@@ -323,21 +333,88 @@ def _quick_tricks(h, leader, trump, live):
 
 
 @njit(cache=True)
-def _sure_trumps(h, trump, side, want_side, live):
-    """Largest top-trump run held by one hand of the seats with ``side == want_side``.
+def _quick_tricks(h, leader, trump, live, maxer):
+    """Tricks the side on lead can take at once (a lower bound).
 
-    Each card of such a run wins a trick of its own.  Returns ``(tricks, relevant)``.
+    The larger of: the leader cashing his own top cards, or the leader crossing to a
+    team-mate who holds the top card of a suit the leader can lead (and no opponent
+    can ruff it) and the team-mate cashing his.  Returns ``(tricks, relevant)``.
+    """
+    best, rel = _own_quick_tricks(h, leader, trump, live, maxer)
+    side = maxer[leader]
+    hand = h[leader]
+    for p in range(4):
+        if p == leader or maxer[p] != side:
+            continue
+        entry = False
+        for s in range(4):
+            if ((hand >> (13 * s)) & _MASK13) == 0:
+                continue
+            ls = (live >> (13 * s)) & _MASK13
+            if ls == 0:
+                continue
+            top = 12
+            while not (ls >> top) & 1:
+                top -= 1
+            if not (h[p] >> (13 * s + top)) & 1:
+                continue
+            ok = True
+            if trump < 4 and s != trump:
+                for o in range(4):
+                    if maxer[o] != side and ((h[o] >> (13 * s)) & _MASK13) == 0 \
+                            and ((h[o] >> (13 * trump)) & _MASK13) != 0:
+                        ok = False
+            if ok:
+                entry = True
+                break
+        if entry:
+            t, r = _own_quick_tricks(h, p, trump, live, maxer)
+            if t > best:
+                best = t
+                rel = r
+    return best, rel
+
+
+@njit(cache=True)
+def _sure_trumps(h, trump, side, want_side, live):
+    """Sure trump tricks of the seats with ``side == want_side``.
+
+    One hand's trumps go to different tricks, and a trump of that hand loses its
+    trick only to a higher trump of the other side, each of which can beat one of
+    them.  So if the hand's ``j`` highest trumps have only ``c`` trumps of the other
+    side above the ``j``-th, at least ``j - c`` of them win (the side takes at least
+    that many tricks).  Returns ``(tricks, relevant)``, ``relevant`` the live trumps
+    from the top down to the deciding one.
     """
     lt = (live >> (13 * trump)) & _MASK13
-    best = 0
-    rel = 0
+    theirs = 0
     for o in range(4):
-        if side[o] == want_side:
-            mine = (h[o] >> (13 * trump)) & _MASK13
-            k = _top_run(mine, lt)
-            if k > best:
-                best = k
-                rel = _top_run_mask(mine, lt, 13 * trump)
+        if side[o] != want_side:
+            theirs |= (h[o] >> (13 * trump)) & _MASK13
+    best = 0
+    low = 13
+    for o in range(4):
+        if side[o] != want_side:
+            continue
+        mine = (h[o] >> (13 * trump)) & _MASK13
+        if mine == 0:
+            continue
+        c = 0
+        j = 0
+        r = 12
+        while r >= 0:
+            b = 1 << r
+            if theirs & b:
+                c += 1
+            elif mine & b:
+                j += 1
+                if j - c > best:
+                    best = j - c
+                    low = r
+            r -= 1
+    rel = 0
+    if best > 0:
+        rel = (lt & ~((1 << low) - 1)) << (13 * trump)
     return best, rel
 
 
@@ -401,8 +478,17 @@ _NLIVE = 18   # 18..21: live cards in each suit
 
 
 @njit(cache=True, inline="always")
-def _lowest_legal(hand, npl, led):
-    """52-bit mask of the lowest legal card of each suit the mover may play."""
+def _straddling_runs(hand, npl, led, rel, live):
+    """Cards to add to ``rel`` at a node where every move of the mover failed.
+
+    The moves searched stood for whole runs of equivalent cards (runs of ``live``,
+    which includes the cards of the current trick).  A stored pattern fixes the owners
+    of each suit's cards down to its lowest relevant card ``b``; below ``b`` another
+    position may split the mover's runs differently.  Runs lying wholly below ``b`` are
+    harmless (any of the mover's low cards stands for any other), but a run that holds
+    ``b`` and goes on below it would leave its lower cards unaccounted for: its lowest
+    card becomes relevant too.  Returns the 52-bit mask of those lowest cards.
+    """
     if npl > 0 and (hand >> (13 * led)) & _MASK13:
         legal = hand & (_MASK13 << (13 * led))
     else:
@@ -410,8 +496,26 @@ def _lowest_legal(hand, npl, led):
     out = 0
     for s in range(4):
         m = (legal >> (13 * s)) & _MASK13
-        if m:
-            out |= (m & -m) << (13 * s)
+        if m == 0:
+            continue
+        rs = (rel >> (13 * s)) & _MASK13
+        if rs == 0:
+            continue
+        b = rs & -rs
+        if (m & b) == 0:
+            continue
+        ls = (live >> (13 * s)) & _MASK13
+        last = b
+        x = b >> 1
+        while x:
+            if ls & x:
+                if m & x:
+                    last = x
+                else:
+                    break
+            x >>= 1
+        if last != b:
+            out |= last << (13 * s)
     return out
 
 
@@ -561,7 +665,7 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                     value = False
                     resolved = True
                 elif normal:
-                    qt, qrel = _quick_tricks(h, leader, trump, live)
+                    qt, qrel = _quick_tricks(h, leader, trump, live, maxer)
                     if maxer[leader]:
                         if qt >= need:
                             value = True
@@ -669,10 +773,11 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
             # every move tried without a cut-off
             seat = st[d, _SEAT]
             value = maxer[seat] == 0
-            # The moves searched stood for whole runs of equivalent cards; the runs stay
-            # the same only while the mover's holding in each legal suit does, so the
-            # mover's lowest legal card of each suit is relevant too.
-            rel = st[d, _REL] | _lowest_legal(h[seat], st[d, _NPL], st[d, _LED])
+            # The moves searched stood for whole runs of equivalent cards: a run that
+            # crosses the lowest relevant card of its suit becomes relevant down to its end.
+            rel = st[d, _REL]
+            rel |= _straddling_runs(h[seat], st[d, _NPL], st[d, _LED], rel,
+                                    h[0] | h[1] | h[2] | h[3] | st[d, _TMASK])
             if st[d, _SLOT] >= 0:
                 _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel, EXACT_TT)
         # ---------------- return (value, rel) from node d to its parent ----------------
