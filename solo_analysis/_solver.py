@@ -210,15 +210,19 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                     tb = 13 * s + r2
                     break
                 r2 -= 1
+            opp_top = False
             for o in range(4):
                 if o == seat:
                     continue
                 if maxer[o] == maxer[seat]:
                     if tb >= 0 and (h[o] >> tb) & 1:
                         mate_top = True
-                elif trump < 4 and s != trump and ((h[o] >> (13 * s)) & _MASK13) == 0 \
-                        and ((h[o] >> (13 * trump)) & _MASK13) != 0:
-                    ruff_risk = True
+                else:
+                    if tb >= 0 and (h[o] >> tb) & 1:
+                        opp_top = True
+                    if trump < 4 and s != trump and ((h[o] >> (13 * s)) & _MASK13) == 0 \
+                            and ((h[o] >> (13 * trump)) & _MASK13) != 0:
+                        ruff_risk = True
         prev_mine = False
         top = True  # still above every card of other hands in this suit
         r = 12
@@ -231,14 +235,20 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                     # ---- heuristic score (higher is tried first) ----
                     if npl == 0:
                         if want:
+                            # weights tuned on node counts (scripts/bench_solver.py deals
+                            # and sampled Prop-Cop / Solo deals)
                             if top:
-                                sc = 60 + slen
+                                sc = 60 + slen           # cash a winner
                             elif mate_top:
-                                sc = 50 - r
+                                sc = 50 + r              # cross to a team-mate's winner
                             else:
-                                sc = 20 + slen - r
+                                sc = 20 + slen + r
                             if ruff_risk:
-                                sc -= 30
+                                sc -= 50
+                            if s == trump:
+                                sc -= 15
+                            if opp_top:
+                                sc += 15                 # knock out an opponent's winner
                         else:
                             sc = 40 - r
                     else:
@@ -292,25 +302,23 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
 def _own_quick_tricks(h, hand_seat, trump, live, maxer):
     """Tricks ``hand_seat`` can take at once on lead by cashing its own top cards.
 
-    Trumps: the top run.  Side suits: the top run, capped (in a trump contract) by the
-    length of every opponent who holds trumps (he could ruff once void).  Returns
-    ``(tricks, relevant)``, ``relevant`` the 52-bit mask of the cards counted.
+    Per suit, the top run; where it is at least as long as every other hand's holding,
+    the whole suit (the others are out of it by then; in a side suit of a trump
+    contract only if no opponent holds trumps).  Side suits of a trump contract are
+    capped by the length of every opponent who holds trumps (he could ruff once void).
+    Returns ``(tricks, relevant)``, ``relevant`` the 52-bit mask of the top runs used.
     """
     hand = h[hand_seat]
     side = maxer[hand_seat]
-    total = 0
-    rel = 0
+    opp_trumps = False
     if trump < 4:
-        tm = (hand >> (13 * trump)) & _MASK13
-        if tm != 0:
-            lt = (live >> (13 * trump)) & _MASK13
-            k = _top_run(tm, lt)
-            if k > 0:
-                total += k
-                rel |= _top_run_mask(tm, lt, 13 * trump)
+        for o in range(4):
+            if maxer[o] != side and (h[o] >> (13 * trump)) & _MASK13:
+                opp_trumps = True
+    trump_tricks = 0
+    side_tricks = 0
+    rel = 0
     for s in range(4):
-        if s == trump:
-            continue
         m = (hand >> (13 * s)) & _MASK13
         if m == 0:
             continue
@@ -318,7 +326,15 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
         k = _top_run(m, ls)
         if k == 0:
             continue
-        if trump < 4:
+        longest_other = 0
+        for o in range(4):
+            if o != hand_seat:
+                lo = _POP13[(h[o] >> (13 * s)) & _MASK13]
+                if lo > longest_other:
+                    longest_other = lo
+        if k >= longest_other and (s == trump or not opp_trumps):
+            k = _POP13[m]
+        elif trump < 4 and s != trump:
             for o in range(4):
                 if maxer[o] == side:
                     continue
@@ -327,9 +343,21 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
                     if lo < k:
                         k = lo
         if k > 0:
-            total += k
+            if s == trump:
+                trump_tricks += k
+            else:
+                side_tricks += k
             rel |= _top_run_mask(m, ls, 13 * s)
-    return total, rel
+    if trump < 4 and side_tricks > 0:
+        # A team-mate holding only trumps must ruff a side-suit winner and take the
+        # lead: one with f other cards lets at most f + 1 of them be cashed in a row.
+        for o in range(4):
+            if o == hand_seat or maxer[o] != side or ((h[o] >> (13 * trump)) & _MASK13) == 0:
+                continue
+            free = _pop52(h[o]) - _POP13[(h[o] >> (13 * trump)) & _MASK13]
+            if side_tricks > free + 1:
+                side_tricks = free + 1
+    return trump_tricks + side_tricks, rel
 
 
 @njit(cache=True)
