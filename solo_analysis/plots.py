@@ -387,10 +387,8 @@ def tricks_chart(
             a.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
             a.grid(axis="x", visible=False)
         if ax is None:
-            fig.supxlabel("declarer side's tricks (double-dummy)")
-            handles = [Patch(facecolor=_BEST[0], edgecolor="0.0", label="makes"),
-                       Patch(facecolor="white", hatch="////", edgecolor="0.15", label="fails")]  # fmt: skip
-            fig.legend(handles=handles, loc="outside upper right", ncols=2)
+            fig.supxlabel("declarer side's tricks (double-dummy); dark bars: the contract makes, "
+                          "hatched: it fails; dashed line: the target", fontsize=8.5)  # fmt: skip
             fig.suptitle(f"{_heading(advice)}; {advice.samples} deals", fontsize=9)
     return fig
 

@@ -109,15 +109,15 @@ class ProgressLine:
 
     Call it as ``line(done, planned)`` (the ``progress`` callback of :func:`advise`); call
     :meth:`close` at the end to erase the line.  Nothing is written during the first
-    ``delay`` seconds, so quick runs stay silent.
+    ``delay`` seconds (default :data:`PROGRESS_DELAY`), so quick runs stay silent.
     """
 
     def __init__(self, stream: TextIO, *, adaptive: bool, tolerance: float | None,
-                 delay: float = PROGRESS_DELAY, clock: Callable[[], float] = time.monotonic) -> None:
+                 delay: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream
         self.adaptive = adaptive
         self.tolerance = tolerance
-        self.delay = delay
+        self.delay = PROGRESS_DELAY if delay is None else delay
         self.clock = clock
         self.start = clock()
         self.width = 0
