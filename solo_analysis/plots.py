@@ -24,7 +24,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import matplotlib as mpl
 import numpy as np
@@ -87,10 +87,24 @@ STYLE: dict[str, Any] = {
 #: file extension -> matplotlib format written by :func:`save_figure`
 FORMATS: dict[str, str] = {".png": "png", ".svg": "svg"}
 
-# fills of the advice chart: (face colour, hatch, edge colour, label colour)
-_BEST = ("0.25", None, "0.0", "0.0")
-_OTHER = ("white", "////", "0.15", "0.0")
-_BARRED = ("0.93", None, "0.65", "0.55")
+
+
+class _Look(NamedTuple):
+    """How one kind of row of the advice chart is drawn."""
+
+    face: str  # bar fill
+    hatch: str | None  # bar hatching
+    edge: str  # bar edge, whiskers
+    text: str  # label and value text
+    marker: str  # expected-units marker
+    marker_face: str
+    marker_size: float
+    label: str  # legend entry
+
+
+_BEST = _Look("0.25", None, "0.0", "0.0", "D", "0.0", 7, "recommended")
+_OTHER = _Look("white", "////", "0.0", "0.0", "o", "white", 6, "allowed")
+_BARRED = _Look("0.93", None, "0.65", "0.55", "X", "0.6", 6, "not above the bid")
 
 
 @contextmanager
@@ -224,37 +238,35 @@ def advice_chart(
             raise PlotError(f"ax must be a matplotlib Axes or a pair of them, got {type(ax).__name__}")
 
         recs = table.to_dict("records")
-        kinds = [_BEST if r["row"] == best_row else (_OTHER if r["allowed"] else _BARRED) for r in recs]
+        looks = [_BEST if r["row"] == best_row else (_OTHER if r["allowed"] else _BARRED) for r in recs]
         p = _finite(table["p_make"])
         lo, hi = _finite(table["ci_low"]), _finite(table["ci_high"])
-        for i, (rec, kind) in enumerate(zip(recs, kinds)):
-            face, hatch, edge, _ = kind
-            ax_p.barh(y[i] + offsets[0], p[i], height=0.62 if offsets[0] == 0 else 0.4, color=face,
-                      hatch=hatch, edgecolor=edge, linewidth=0.8, zorder=2)  # fmt: skip
-            ax_p.errorbar(p[i], y[i] + offsets[0], xerr=_whiskers(p[i], lo[i], hi[i]), fmt="none",
-                          ecolor=edge if kind is not _OTHER else "0.0", elinewidth=1.0, capsize=3, zorder=3)  # fmt: skip
+        ev, ev_lo, ev_hi = _finite(table["ev_units"]), _finite(table["ev_low"]), _finite(table["ev_high"])
+        bar_height = 0.62 if offsets[0] == 0 else 0.4
+        for i, look in enumerate(looks):
+            y_bar, y_mark = y[i] + offsets[0], y[i] + offsets[1]
+            ax_p.barh(y_bar, p[i], height=bar_height, color=look.face, hatch=look.hatch, edgecolor=look.edge,
+                      linewidth=0.8, zorder=2)  # fmt: skip
+            ax_p.errorbar(p[i], y_bar, xerr=_whiskers(p[i], lo[i], hi[i]), fmt="none", ecolor=look.edge,
+                          elinewidth=1.0, capsize=3, zorder=3)  # fmt: skip
             if math.isfinite(p[i]):
-                ax_p.text(min(hi[i], 1.0) + 0.02, y[i] + offsets[0], f"{100 * p[i]:.0f}%", va="center",
-                          ha="left", fontsize=7.5, color=kind[3])  # fmt: skip
+                ax_p.text(min(hi[i], 1.0) + 0.02, y_bar, f"{100 * p[i]:.0f}%", va="center", ha="left",
+                          fontsize=7.5, color=look.text)  # fmt: skip
+            ax_e.errorbar(ev[i], y_mark, xerr=_whiskers(ev[i], ev_lo[i], ev_hi[i]), fmt=look.marker,
+                          markersize=look.marker_size, markerfacecolor=look.marker_face,
+                          markeredgecolor=look.edge, ecolor=look.edge, elinewidth=1.0, capsize=3, zorder=3)  # fmt: skip
         ax_p.set_xlim(0, 1.16)
         ax_p.set_xticks(np.linspace(0, 1, 6))
         ax_p.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax_p.set_xlabel("chance of making (95% Wilson interval)")
 
-        ev, ev_lo, ev_hi = _finite(table["ev_units"]), _finite(table["ev_low"]), _finite(table["ev_high"])
-        markers = {id(_BEST): ("D", "0.0", 7), id(_OTHER): ("o", "white", 6), id(_BARRED): ("X", "0.6", 6)}
-        for i, kind in enumerate(kinds):
-            marker, face, size = markers[id(kind)]
-            ax_e.errorbar(ev[i], y[i] + offsets[1], xerr=_whiskers(ev[i], ev_lo[i], ev_hi[i]),
-                          fmt=marker, markersize=size, markerfacecolor=face, markeredgecolor=kind[2] if kind is _BARRED else "0.0",
-                          ecolor=kind[2] if kind is _BARRED else "0.0", elinewidth=1.0, capsize=3, zorder=3)  # fmt: skip
         ax_e.axvline(0.0, color="0.3", linestyle=":", linewidth=1.0, zorder=1)
         ax_e.set_xlabel("expected units (95% interval); dotted line: pass")
 
         ax_p.set_yticks(y)
         ax_p.set_yticklabels([all_labels[r] for r in table["row"]])
-        for tick, rec, kind in zip(ax_p.get_yticklabels(), recs, kinds):
-            tick.set_color(kind[3])
+        for tick, rec, look in zip(ax_p.get_yticklabels(), recs, looks):
+            tick.set_color(look.text)
             if rec["row"] == best_row:
                 tick.set_fontweight("bold")
             if rec["choice"] != "fixed":
@@ -265,10 +277,8 @@ def advice_chart(
         ax_p.grid(axis="y", visible=False)
         ax_e.grid(axis="y", visible=False)
 
-        handles = [Patch(facecolor=_BEST[0], edgecolor=_BEST[2], label="recommended"),
-                   Patch(facecolor=_OTHER[0], hatch=_OTHER[1], edgecolor=_OTHER[2], label="allowed")]  # fmt: skip
-        if any(k is _BARRED for k in kinds):
-            handles.append(Patch(facecolor=_BARRED[0], edgecolor=_BARRED[2], label="not above the bid"))
+        shown = [look for look in (_BEST, _OTHER, _BARRED) if look in looks or look is not _BARRED]
+        handles = [Patch(facecolor=k.face, hatch=k.hatch, edgecolor=k.edge, label=k.label) for k in shown]
         if ax is None:
             fig.suptitle(title if title is not None else _heading(advice), fontsize=9.5)
             # the footnote is the legend's title: one artist, so the layout never overlaps them
@@ -376,7 +386,7 @@ def tricks_chart(
             share = part["share"].fillna(0.0).to_numpy(dtype=float)
             rec = table.loc[r]
             made = np.asarray(advice.rules.contract(rec["contract"]).is_made(tricks), dtype=bool)
-            a.bar(tricks[made], share[made], width=0.8, color=_BEST[0], edgecolor="0.0", linewidth=0.6)
+            a.bar(tricks[made], share[made], width=0.8, color=_BEST.face, edgecolor="0.0", linewidth=0.6)
             a.bar(tricks[~made], share[~made], width=0.8, color="white", hatch="////", edgecolor="0.15",
                   linewidth=0.6)  # fmt: skip
             edge = rec["target"] + 0.5 if rec["misere"] else rec["target"] - 0.5
