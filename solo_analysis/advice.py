@@ -350,7 +350,8 @@ class Advice:
         One row per contract option (see the module docstring for the columns).
     distribution : pandas.DataFrame
         Long table: ``row, contract, trump, partner, choice, tricks, count, share`` for every row
-        whose tricks were counted (all rows with ``exact=True``).
+        whose tricks were counted (all rows with ``exact=True``); :meth:`tricks_frame` adds the
+        title, target and a ``made`` column.
     recommendation : str
         The contract name to bid, or ``"pass"``.
     recommended : pandas.Series or None
@@ -368,6 +369,13 @@ class Advice:
         Target Wilson half-width (``None`` when ``samples`` was fixed).
     converged : bool
         True if every interval reached the tolerance (always True with fixed ``samples``).
+
+    Notes
+    -----
+    Views: :meth:`summary` (one line), :meth:`to_frame` / :meth:`to_json` / :meth:`to_csv`,
+    :meth:`tricks_frame`, the charts :meth:`plot` and :meth:`plot_tricks`
+    (:mod:`solo_analysis.plots`, matplotlib imported on first use), and in Jupyter the table with
+    the chart as inline SVG.
     """
 
     hand: Hand
