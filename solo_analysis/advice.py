@@ -72,6 +72,7 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "DEFAULT_MAX_SAMPLES",
     "FIRST_BATCH",
+    "PROGRESS_CHUNK",
     "wilson_interval",
 ]
 
@@ -82,6 +83,8 @@ DEFAULT_TOLERANCE: float = 0.02
 DEFAULT_MAX_SAMPLES: int = 2000
 #: size of the first batch of an adaptive run; later batches double the total so far
 FIRST_BATCH: int = 64
+#: with a ``progress`` callback, deals are solved in chunks of this many (results unchanged)
+PROGRESS_CHUNK: int = 16
 #: two-sided 95 % normal quantile
 Z95: float = 1.959963984540054
 
@@ -347,7 +350,8 @@ class Advice:
         One row per contract option (see the module docstring for the columns).
     distribution : pandas.DataFrame
         Long table: ``row, contract, trump, partner, choice, tricks, count, share`` for every row
-        whose tricks were counted (all rows with ``exact=True``).
+        whose tricks were counted (all rows with ``exact=True``); :meth:`tricks_frame` adds the
+        title, target and a ``made`` column.
     recommendation : str
         The contract name to bid, or ``"pass"``.
     recommended : pandas.Series or None
@@ -365,6 +369,13 @@ class Advice:
         Target Wilson half-width (``None`` when ``samples`` was fixed).
     converged : bool
         True if every interval reached the tolerance (always True with fixed ``samples``).
+
+    Notes
+    -----
+    Views: :meth:`summary` (one line), :meth:`to_frame` / :meth:`to_json` / :meth:`to_csv`,
+    :meth:`tricks_frame`, the charts :meth:`plot` and :meth:`plot_tricks`
+    (:mod:`solo_analysis.plots`, matplotlib imported on first use), and in Jupyter the table with
+    the chart as inline SVG.
     """
 
     hand: Hand
@@ -498,6 +509,54 @@ class Advice:
         """
         return self.table.loc[:, list(_JSON_COLUMNS)].to_csv(path, index=False)
 
+    def tricks_frame(self) -> pd.DataFrame:
+        """The trick-count distributions as a long frame, one line per (row, tricks).
+
+        Columns: ``row, contract, title, trump, partner, choice, target, misere, tricks, made,
+        count, share``; ``made`` says whether the contract makes with that many tricks.  Empty
+        (with these columns) when no tricks were counted: run ``advise(..., exact=True)``.
+        Group or pivot it freely, e.g.
+        ``advice.tricks_frame().pivot_table(index="tricks", columns="contract", values="share")``.
+        """
+        cols = ["row", "contract", "title", "trump", "partner", "choice", "target", "misere",
+                "tricks", "made", "count", "share"]  # fmt: skip
+        dist = self.distribution
+        if dist.empty:
+            return pd.DataFrame(columns=cols)
+        extra = self.table.set_index("row")[["title", "target", "misere"]]
+        out = dist.join(extra, on="row")
+        out["made"] = [
+            bool(self.rules.contract(c).is_made(np.asarray([t]))[0]) for c, t in zip(out["contract"], out["tricks"])
+        ]
+        return out.loc[:, cols].reset_index(drop=True)
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """The advice chart (:func:`solo_analysis.plots.advice_chart`); returns the Figure."""
+        from .plots import advice_chart
+
+        return advice_chart(self, ax, **kwargs)
+
+    def plot_tricks(self, rows: Any = None, **kwargs: Any) -> Any:
+        """The trick-count distributions (:func:`solo_analysis.plots.tricks_chart`); returns the Figure.
+
+        Raises
+        ------
+        PlotError
+            When no tricks were counted (run ``advise(..., exact=True)``).
+        """
+        from .plots import tricks_chart
+
+        return tricks_chart(self, rows, **kwargs)
+
+    def _chart_svg(self) -> str:
+        """The advice chart as inline SVG, or "" if it cannot be drawn (the table still shows)."""
+        try:
+            from .plots import advice_chart, figure_svg
+
+            return figure_svg(advice_chart(self))
+        except Exception:  # noqa: BLE001 - a display helper must never break the notebook
+            return ""
+
     def _repr_html_(self) -> str:
         head = ["contract", "trump", "partner", "p_make", "95% CI", "ev units", "ev 95% CI", "tricks"]
         best_row = None if self.recommended is None else int(self.recommended["row"])
@@ -527,7 +586,8 @@ class Advice:
         return (
             f"<div><p>{html.escape(self.summary())}</p>"
             f'<table style="border-collapse:collapse;font-family:monospace"><tr>{ths}</tr>{"".join(lines)}</table>'
-            f"<p><small>{self.samples} deals, seed {self.seed}; {html.escape(self.play_note)}</small></p></div>"
+            f"<p><small>{self.samples} deals, seed {self.seed}; {html.escape(self.play_note)}</small></p>"
+            f"{self._chart_svg()}</div>"
         )
 
 
@@ -566,7 +626,7 @@ def advise(
     play_model: str | PlayModel = "double-dummy",
     exact: bool | None = None,
     contracts: Any = None,
-    progress: Callable[[int, float], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Advice:
     """Evaluate every contract of the rule set for one hand and recommend a bid.
 
@@ -603,7 +663,11 @@ def advise(
     contracts : iterable of str, optional
         Evaluate only these contracts (names or aliases); default every contract of the rule set.
     progress : callable, optional
-        Called as ``progress(deals_so_far, worst_halfwidth)`` after each batch.
+        Called as ``progress(deals_done, deals_planned)`` as the work goes on: after every
+        :data:`PROGRESS_CHUNK` deals solved (all rows), with ``deals_planned`` = ``samples``, or for
+        adaptive sampling the ``max_samples`` cap (the run may stop earlier; the last call then
+        has ``deals_done < deals_planned``).  Without a callback the deals are solved in whole
+        batches; either way the results are the same.
 
     Returns
     -------
@@ -678,21 +742,31 @@ def advise(
     turnup_suit = None if turnup_code is None else turnup_code // 13
     rows = _build_rows(rule_set, p, turnup_suit, only)
 
+    planned = samples if samples is not None else max_samples
+
+    def solve(deals: np.ndarray, done: int) -> None:
+        if progress is None:
+            _solve_batch_rows(rows, deals, model, exact)
+            return
+        for start in range(0, deals.shape[0], PROGRESS_CHUNK):
+            part = deals[start : start + PROGRESS_CHUNK]
+            _solve_batch_rows(rows, part, model, exact)
+            progress(done + start + part.shape[0], planned)
+
     total = 0
     converged = True
+    if progress is not None:
+        progress(0, planned)
     if samples is not None:
-        _solve_batch_rows(rows, sampler.draw(samples), model, exact)
+        solve(sampler.draw(samples), 0)
         total = samples
     else:
         converged = False
         while total < max_samples:
             batch = min(FIRST_BATCH if total == 0 else total, max_samples - total)
-            _solve_batch_rows(rows, sampler.draw(batch), model, exact)
+            solve(sampler.draw(batch), total)
             total += batch
-            worst = _fixed_halfwidths(rows)
-            if progress is not None:
-                progress(total, worst)
-            if worst <= tolerance:
+            if _fixed_halfwidths(rows) <= tolerance:
                 converged = True
                 break
 

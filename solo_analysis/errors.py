@@ -21,6 +21,7 @@ __all__ = [
     "TurnupError",
     "ConstraintError",
     "SamplingError",
+    "PlotError",
 ]
 
 
@@ -74,3 +75,7 @@ class ConstraintError(SoloAnalysisError):
 
 class SamplingError(SoloAnalysisError):
     """A bad sampling request: negative deal count, or a seed that is not an int in [0, 2**64)."""
+
+
+class PlotError(SoloAnalysisError):
+    """A chart cannot be drawn from the data given: a missing column, an empty frame, no trick counts."""

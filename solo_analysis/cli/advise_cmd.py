@@ -6,8 +6,11 @@ Output formats are small functions in ``FORMATTERS`` (``Advice -> str``), so a n
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
@@ -71,6 +74,99 @@ def _table_text(advice: Any) -> str:
     return "\n".join(lines)
 
 
+# --- progress on stderr -----------------------------------------------------------------------
+
+#: seconds of work before the progress line appears (quick runs print nothing)
+PROGRESS_DELAY: float = 0.5
+
+
+def _stderr_is_terminal() -> bool:
+    """Whether stderr is an interactive terminal (progress and notices are shown only then)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # closed or replaced stream
+        return False
+
+
+def _needs_compiling() -> bool:
+    """True if the numba kernels have no on-disk cache yet, so this run compiles them.
+
+    Looks for the cache index files numba writes next to the kernels (``cache=True``).  Any
+    surprise (numba internals changed, a kernel renamed) answers False: the notice is optional.
+    """
+    try:
+        from .. import _sampler, _solver
+
+        kernels = (_solver.solve_many, _sampler.deal_batch)
+        paths = [k._cache._cache_file._index_path for k in kernels]
+    except Exception:  # noqa: BLE001
+        return False
+    return not all(os.path.exists(p) for p in paths)
+
+
+class ProgressLine:
+    """A one-line progress report rewritten in place (``\\r``) on a terminal stream.
+
+    Call it as ``line(done, planned)`` (the ``progress`` callback of :func:`advise`); call
+    :meth:`close` at the end to erase the line.  Nothing is written during the first
+    ``delay`` seconds (default :data:`PROGRESS_DELAY`), so quick runs stay silent.
+    """
+
+    def __init__(self, stream: TextIO, *, adaptive: bool, tolerance: float | None,
+                 delay: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.adaptive = adaptive
+        self.tolerance = tolerance
+        self.delay = PROGRESS_DELAY if delay is None else delay
+        self.clock = clock
+        self.start = clock()
+        self.width = 0
+
+    def text(self, done: int, planned: int) -> str:
+        """The line for ``done`` of ``planned`` deals."""
+        seconds = self.clock() - self.start
+        if self.adaptive:
+            tol = "" if self.tolerance is None else f" until every interval is within ±{100 * self.tolerance:g}%"
+            return f"solving: {done} deals (at most {planned}{tol})  {seconds:.0f} s"
+        filled = int(20 * done / planned) if planned else 20
+        return f"solving: [{'#' * filled}{'.' * (20 - filled)}] {done}/{planned} deals  {seconds:.0f} s"
+
+    def __call__(self, done: int, planned: int) -> None:
+        if self.clock() - self.start < self.delay:
+            return
+        line = self.text(done, planned)
+        pad = " " * max(0, self.width - len(line))
+        self.stream.write("\r" + line + pad)
+        self.stream.flush()
+        self.width = len(line)
+
+    def close(self) -> None:
+        """Erase the line (if one was written)."""
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
+
+
+def _check_plot_path(path: str) -> None:
+    """Fail before any work if the chart cannot be written there (extension, folder)."""
+    from ..plots import figure_format
+
+    figure_format(path)  # PlotError for anything but .png / .svg
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise click.BadParameter(f"folder {folder!r} does not exist", param_hint="'--plot'")
+
+
+def _write_plot(advice: Any, path: str) -> None:
+    from ..plots import advice_chart, save_figure
+
+    try:
+        save_figure(advice_chart(advice), path)
+    except OSError as exc:
+        raise click.FileError(path, hint=exc.strerror or str(exc)) from None
+
+
 #: --format choice -> Advice -> text
 FORMATTERS: dict[str, Callable[[Any], str]] = {
     "table": _table_text,
@@ -94,7 +190,10 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 @click.option("--exact", is_flag=True, default=False, help="Count tricks on every row (slower).")
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATTERS), case_sensitive=False), default="table",
               show_default=True)
-@click.option("--quiet", "-q", is_flag=True, help="Print only the recommendation line (table format).")
+@click.option("--plot", "plot_path", default=None, metavar="FILE",
+              help="Also write the advice chart to FILE (.png or .svg).")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Print only the recommendation line (table format); no progress on stderr.")
 def advise(
     hand: str,
     seat: str,
@@ -108,6 +207,7 @@ def advise(
     contracts: str | None,
     exact: bool,
     fmt: str,
+    plot_path: str | None,
     quiet: bool,
 ) -> None:
     """Evaluate every contract for HAND (e.g. AKJ94.K83.Q72.65) and recommend a bid."""
@@ -115,20 +215,36 @@ def advise(
 
     if samples is not None and (tolerance is not None or max_samples is not None):
         raise click.UsageError("give either --samples or --tolerance/--max-samples, not both")
+    if plot_path is not None:
+        _check_plot_path(plot_path)
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
-    advice = run_advise(
-        hand,
-        seat=seat,
-        turnup=turnup,
-        rules=rules_spec,
-        samples=samples,
-        seed=seed,
-        over=over,
-        tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
-        max_samples=DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
-        exact=True if exact else None,
-        contracts=names,
-    )
+    line = None
+    if not quiet and _stderr_is_terminal():
+        if _needs_compiling():
+            click.echo("solo-analysis: compiling the solver on first use (cached for later runs); "
+                       "this can take a minute", err=True)  # fmt: skip
+        line = ProgressLine(sys.stderr, adaptive=samples is None,
+                            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)  # fmt: skip
+    try:
+        advice = run_advise(
+            hand,
+            seat=seat,
+            turnup=turnup,
+            rules=rules_spec,
+            samples=samples,
+            seed=seed,
+            over=over,
+            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+            max_samples=DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
+            exact=True if exact else None,
+            contracts=names,
+            progress=line,
+        )
+    finally:
+        if line is not None:
+            line.close()
+    if plot_path is not None:
+        _write_plot(advice, plot_path)
     fmt = fmt.lower()
     if quiet and fmt == "table":
         click.echo(advice.summary())
@@ -136,4 +252,4 @@ def advise(
     click.echo(FORMATTERS[fmt](advice))
 
 
-__all__ = ["advise", "FORMATTERS"]
+__all__ = ["advise", "FORMATTERS", "ProgressLine"]

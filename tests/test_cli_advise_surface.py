@@ -1,0 +1,143 @@
+"""``solo-analysis advise``: ``--plot``, the progress line and the compile notice on stderr."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import solo_analysis.advice
+from solo_analysis.cli import advise_cmd, main
+from solo_analysis.cli.advise_cmd import ProgressLine
+
+SPADES = "AKQJT98765432..."
+BASE = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "8", "--seed", "5",
+        "--contracts", "solo,abundance,declared"]  # fmt: skip
+
+
+def run(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    out, err = capsys.readouterr()
+    return info.value.code, out, err
+
+
+def assert_one_line_error(code, out, err):
+    assert code not in (0, None)
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("solo-analysis: error:")
+
+
+@pytest.mark.parametrize(("name", "magic"), [("chart.png", b"\x89PNG"), ("chart.svg", b"<?xml")])
+def test_plot_file_written(name, magic, tmp_path, capsys):
+    path = tmp_path / name
+    code, out, err = run(BASE + ["--plot", str(path)], capsys)
+    assert code == 0 and err == ""
+    assert "Bid Abundance Declared (♠): 100%" in out  # the report is unchanged
+    assert path.read_bytes()[: len(magic)] == magic
+
+
+def test_plot_with_json_keeps_stdout_machine_readable(tmp_path, capsys):
+    import json
+
+    path = tmp_path / "c.svg"
+    code, out, err = run(BASE + ["--format", "json", "--plot", str(path)], capsys)
+    assert code == 0 and json.loads(out)["samples"] == 8 and path.exists()
+
+
+@pytest.fixture
+def no_compute(monkeypatch):
+    """Make any call of advise() fail loudly: errors must come before the computation."""
+
+    def boom(*args, **kwargs):
+        raise AssertionError("advise() ran")
+
+    monkeypatch.setattr(solo_analysis.advice, "advise", boom)
+
+
+@pytest.mark.parametrize("name", ["chart.pdf", "chart", "chart.png.bak"])
+def test_bad_plot_extension_is_one_line_before_any_work(name, tmp_path, capsys, no_compute):
+    code, out, err = run(BASE + ["--plot", str(tmp_path / name)], capsys)
+    assert_one_line_error(code, out, err)
+    assert ".png or .svg" in err and out == ""
+
+
+def test_plot_into_missing_folder_is_one_line(tmp_path, capsys, no_compute):
+    code, out, err = run(BASE + ["--plot", str(tmp_path / "nope" / "chart.png")], capsys)
+    assert_one_line_error(code, out, err)
+    assert "does not exist" in err
+
+
+def test_unwritable_plot_file_is_one_line(tmp_path, capsys):
+    target = tmp_path / "chart.png"
+    target.mkdir()  # a folder where the file should go
+    code, out, err = run(BASE + ["--plot", str(target)], capsys)
+    assert_one_line_error(code, out, err)
+
+
+# --- progress and notices on stderr -----------------------------------------------------------
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """Pretend stderr is a terminal and show progress at once."""
+    monkeypatch.setattr(advise_cmd, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(advise_cmd, "PROGRESS_DELAY", 0.0)
+
+
+def test_progress_on_a_terminal(terminal, monkeypatch, capsys):
+    monkeypatch.setattr(advise_cmd, "_needs_compiling", lambda: False)
+    code, out, err = run(BASE, capsys)
+    assert code == 0 and "Bid Abundance Declared" in out
+    assert "\rsolving: [" in err and "8/8 deals" in err
+    assert err.endswith("\r") and "compiling" not in err  # the line is erased at the end
+
+
+def test_compile_notice_once(terminal, monkeypatch, capsys):
+    monkeypatch.setattr(advise_cmd, "_needs_compiling", lambda: True)
+    code, out, err = run(BASE, capsys)
+    assert code == 0 and err.count("compiling the solver") == 1
+
+
+def test_quiet_silences_stderr(terminal, monkeypatch, capsys):
+    monkeypatch.setattr(advise_cmd, "_needs_compiling", lambda: True)
+    code, out, err = run(BASE + ["--quiet"], capsys)
+    assert code == 0 and err == ""
+    assert out.startswith("Bid Abundance Declared")
+
+
+def test_nothing_on_stderr_when_it_is_not_a_terminal(monkeypatch, capsys):
+    monkeypatch.setattr(advise_cmd, "_needs_compiling", lambda: True)
+    monkeypatch.setattr(advise_cmd, "PROGRESS_DELAY", 0.0)
+    code, out, err = run(BASE, capsys)  # capsys: stderr is not a terminal
+    assert code == 0 and err == ""
+
+
+def test_needs_compiling_answers_a_bool():
+    assert advise_cmd._needs_compiling() in (True, False)
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_progress_line_waits_then_rewrites_in_place():
+    stream, clock = io.StringIO(), FakeClock()
+    line = ProgressLine(stream, adaptive=False, tolerance=None, delay=1.0, clock=clock)
+    line(0, 64)
+    assert stream.getvalue() == ""  # a quick run prints nothing
+    clock.now += 2
+    line(16, 64)
+    line(64, 64)
+    text = stream.getvalue()
+    assert text.count("\r") == 2 and "16/64 deals" in text and "[" + "#" * 20 + "]" in text
+    line.close()
+    assert stream.getvalue().endswith("\r") and line.width == 0
+    adaptive = ProgressLine(io.StringIO(), adaptive=True, tolerance=0.02, delay=0.0, clock=clock)
+    assert adaptive.text(128, 2000) == "solving: 128 deals (at most 2000 until every interval is within ±2%)  0 s"
