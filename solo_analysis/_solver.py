@@ -42,7 +42,7 @@ win-cheaply / duck heuristics.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import get_thread_id, njit, prange
 
 # ---------------------------------------------------------------------------
 # small tables
@@ -937,27 +937,29 @@ def codes_to_masks(deals):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def solve_many(masks, trump, leader, side_mask, misere, target, tt_bits, nchunks):
-    """Solve every position of ``masks: int64[n, 4]`` in parallel chunks.
+def solve_many(masks, trump, leader, side_mask, misere, target, tt_bits, nthreads):
+    """Solve every position of ``masks: int64[n, 4]`` in parallel.
 
-    Each chunk owns its transposition table; results do not depend on the number
-    of threads or chunks (the search is exact).
+    Each of the ``nthreads`` worker threads owns a transposition table (entries carry the
+    deal's index, so one deal never reads another's); with numba's parallel chunk size set
+    (see :func:`solo_analysis.solver.solve_batch`) the threads take deals a few at a time, so
+    a slow deal does not hold up a whole block of others.  Results do not depend on the
+    number of threads (the search is exact).
     """
     n = masks.shape[0]
     out = np.empty(n, dtype=np.int8)
     if n == 0:
         return out
-    if nchunks > n:
-        nchunks = n
-    for c in prange(nchunks):
-        lo = (n * c) // nchunks
-        hi = (n * (c + 1)) // nchunks
-        tt = new_table(tt_bits)
-        moves = np.zeros((56, 16), dtype=np.int64)
-        scores = np.zeros((56, 16), dtype=np.int64)
-        for i in range(lo, hi):
-            out[i] = solve_position(masks[i], trump, leader, side_mask, misere, target, tt,
-                                    i + 1, moves, scores)
+    size = 1 << tt_bits
+    infos = np.zeros((nthreads, size, 7), dtype=np.int64)
+    bounds = np.zeros((nthreads, size, 2), dtype=np.int8)
+    rrs = np.zeros((nthreads, size // TT_WAYS), dtype=np.int64)
+    moves = np.zeros((nthreads, 56, 16), dtype=np.int64)
+    scores = np.zeros((nthreads, 56, 16), dtype=np.int64)
+    for i in prange(n):
+        t = get_thread_id()
+        out[i] = solve_position(masks[i], trump, leader, side_mask, misere, target,
+                                (infos[t], bounds[t], rrs[t]), i + 1, moves[t], scores[t])
     return out
 
 

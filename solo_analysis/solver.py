@@ -254,7 +254,6 @@ def solve_batch(
     declarers: str | int | Iterable[str | int],
     misere: bool = False,
     target: int | None = None,
-    chunks: int | None = None,
 ) -> np.ndarray:
     """Solve many deals in parallel (numba threads, GIL released).
 
@@ -267,9 +266,6 @@ def solve_batch(
     trump, leader, declarers, misere, target
         As for :func:`solve`; seats may also be ints 0..3 or the play-order names
         ``"eldest"``, ``"second"``, ``"third"``, ``"dealer"``; trump may be 0..4.
-    chunks : int, optional
-        Number of work units (each with its own transposition table); default
-        four per numba thread.  Results never depend on it.
 
     Returns
     -------
@@ -302,10 +298,14 @@ def solve_batch(
     if arr.shape[0] and not np.all(_solver.popcount_rows(masks) == 4 * k):
         bad = int(np.argmin(_solver.popcount_rows(masks) == 4 * k))
         raise DealError(f"invalid deals array: deal {bad} holds a card twice")
-    if chunks is None:
-        import numba
+    import numba
 
-        chunks = 4 * numba.get_num_threads()
-    out = _solver.solve_many(masks, tr, ld, side, bool(misere), tgt, _TT_BITS, max(1, int(chunks)))
+    threads = numba.get_num_threads()
+    # deals go to the threads eight at a time (dynamic scheduling): solve times vary a lot
+    previous = numba.set_parallel_chunksize(8)
+    try:
+        out = _solver.solve_many(masks, tr, ld, side, bool(misere), tgt, _TT_BITS, threads)
+    finally:
+        numba.set_parallel_chunksize(previous)
     return out.astype(bool) if tgt >= 0 else out
 
