@@ -936,26 +936,34 @@ def codes_to_masks(deals):
     return out
 
 
+def new_tables(threads: int, bits: int):
+    """One transposition table and move workspace per thread, for :func:`solve_many`.
+
+    Allocated by numpy outside numba so that the zero pages are only touched where the
+    search writes (a zero-filling loop over every table costs more than small batches).
+    """
+    size = 1 << bits
+    return (
+        np.zeros((threads, size, 7), dtype=np.int64),
+        np.zeros((threads, size, 2), dtype=np.int8),
+        np.zeros((threads, size // TT_WAYS), dtype=np.int64),
+        np.zeros((threads, 56, 16), dtype=np.int64),
+        np.zeros((threads, 56, 16), dtype=np.int64),
+    )
+
+
 @njit(cache=True, parallel=True, nogil=True)
-def solve_many(masks, trump, leader, side_mask, misere, target, tt_bits, nthreads):
+def solve_many(masks, trump, leader, side_mask, misere, target, infos, bounds, rrs, moves, scores):
     """Solve every position of ``masks: int64[n, 4]`` in parallel.
 
-    Each of the ``nthreads`` worker threads owns a transposition table (entries carry the
-    deal's index, so one deal never reads another's); with numba's parallel chunk size set
-    (see :func:`solo_analysis.solver.solve_batch`) the threads take deals a few at a time, so
-    a slow deal does not hold up a whole block of others.  Results do not depend on the
-    number of threads (the search is exact).
+    Each worker thread owns a transposition table from :func:`new_tables` (entries carry
+    the deal's index, so one deal never reads another's); with numba's parallel chunk
+    size set (see :func:`solo_analysis.solver.solve_batch`) the threads take deals a few
+    at a time, so a slow deal does not hold up a whole block of others.  Results do not
+    depend on the number of threads (the search is exact).
     """
     n = masks.shape[0]
     out = np.empty(n, dtype=np.int8)
-    if n == 0:
-        return out
-    size = 1 << tt_bits
-    infos = np.zeros((nthreads, size, 7), dtype=np.int64)
-    bounds = np.zeros((nthreads, size, 2), dtype=np.int8)
-    rrs = np.zeros((nthreads, size // TT_WAYS), dtype=np.int64)
-    moves = np.zeros((nthreads, 56, 16), dtype=np.int64)
-    scores = np.zeros((nthreads, 56, 16), dtype=np.int64)
     for i in prange(n):
         t = get_thread_id()
         out[i] = solve_position(masks[i], trump, leader, side_mask, misere, target,

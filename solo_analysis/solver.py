@@ -37,6 +37,8 @@ from .sampler import PLAY_SEATS
 __all__ = ["solve", "solve_batch", "solve_leads", "parse_declarers"]
 
 _TT_BITS = _solver.TT_BITS_DEFAULT
+#: deals handed to a numba thread at a time by solve_batch
+_CHUNK = 8
 
 
 def _parse_play_seat(seat: str | int) -> int:
@@ -300,12 +302,16 @@ def solve_batch(
         raise DealError(f"invalid deals array: deal {bad} holds a card twice")
     import numba
 
+    # deals go to the threads eight at a time (dynamic scheduling: solve times vary a
+    # lot); a batch of a few deals stays on one thread (waking the others costs more)
     threads = numba.get_num_threads()
-    # deals go to the threads eight at a time (dynamic scheduling): solve times vary a lot
-    previous = numba.set_parallel_chunksize(8)
+    use = max(1, min(threads, -(-arr.shape[0] // _CHUNK)))
+    previous = numba.set_parallel_chunksize(_CHUNK)
+    numba.set_num_threads(use)
     try:
-        out = _solver.solve_many(masks, tr, ld, side, bool(misere), tgt, _TT_BITS, threads)
+        out = _solver.solve_many(masks, tr, ld, side, bool(misere), tgt, *_solver.new_tables(use, _TT_BITS))
     finally:
+        numba.set_num_threads(threads)
         numba.set_parallel_chunksize(previous)
     return out.astype(bool) if tgt >= 0 else out
 
