@@ -21,6 +21,7 @@ __all__ = [
     "TurnupError",
     "ConstraintError",
     "SamplingError",
+    "TableError",
 ]
 
 
@@ -74,3 +75,7 @@ class ConstraintError(SoloAnalysisError):
 
 class SamplingError(SoloAnalysisError):
     """A bad sampling request: negative deal count, or a seed that is not an int in [0, 2**64)."""
+
+
+class TableError(SoloAnalysisError):
+    """A bad odds-table run: deal count, chunk size, output directory, or a run that cannot resume."""
