@@ -103,6 +103,8 @@ __all__ = [
 DEFAULT_CHUNK_SIZE: int = 100
 #: a table cell with fewer hands than this is flagged ``thin``
 THIN: int = 30
+#: how long to wait for a dask scheduler to answer
+SCHEDULER_TIMEOUT: str = "10s"
 #: version of the chunk / manifest layout; a run directory of another layout is refused
 FORMAT: int = 1
 
@@ -968,7 +970,7 @@ def _run_dask(
             client = Client(cluster)
         else:
             try:
-                client = Client(scheduler, timeout="10s")
+                client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise TableError(f"cannot reach dask scheduler {scheduler!r}: {exc}") from None
         try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import sys
 
 import click
 
@@ -35,7 +34,13 @@ def table(
     from ..tables import DEFAULT_CHUNK_SIZE, run_tables
 
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
-    command = " ".join(["solo-analysis", *(shlex.quote(a) for a in sys.argv[1:])])
+    parts = ["solo-analysis", "table", "--deals", str(deals), "--seed", str(seed), "--out", out,
+             "--rules", rules_spec]  # fmt: skip
+    for flag, value in (("--contracts", contracts), ("--scheduler", scheduler), ("--chunk-size", chunk_size),
+                        ("--threads", threads)):  # fmt: skip
+        if value is not None:
+            parts += [flag, str(value)]
+    command = " ".join(shlex.quote(p) for p in parts)
     run = run_tables(
         deals,
         seed,
