@@ -848,6 +848,10 @@ def run_tables(
     rs = load_rules(rules)
     names = _select(rs, contracts)
     model = _play_model(play_model)
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:  # pragma: no cover - pyarrow comes with the dev extra
+        raise TableError("odds tables are written as Parquet and need pyarrow: pip install pyarrow") from None
     out = Path(out)
     _prepare_out(out)
     manifest = _manifest(seed, rs, names, chunk_size, model.name)
