@@ -880,7 +880,8 @@ def run_tables(
 
     def finish(k: int, start: int, n: int, frame: pd.DataFrame, timing: dict[str, Any]) -> None:
         nonlocal busy, done_deals, new_deals
-        _write_parquet(_chunk_path(out, k), frame, {"chunk": k, "start": start, "n": n, "seed": seed})
+        meta = {"chunk": k, "start": start, "n": n, "seed": seed, "timing": timing}
+        _write_parquet(_chunk_path(out, k), frame, meta)
         for q, s in timing["seconds"].items():
             seconds[q] += s
         for q, s in timing["deals"].items():
@@ -902,6 +903,7 @@ def run_tables(
     wall = time.perf_counter() - t_start
 
     frame = _merge(out, spans)
+    total = _chunk_timings(out, spans)
     _write_parquet(out / "deals.parquet", frame)
     run.frequencies = contract_frequencies(frame, rs, names, thin)
     _write_text(out / "contract_frequency.csv", run.frequencies.to_csv(index=False, float_format="%.6g"))
@@ -931,6 +933,7 @@ def run_tables(
         "solver_seconds_by_question": {k: round(v, 3) for k, v in sorted(seconds.items())},
         "solver_deals_by_question": {k: int(v) for k, v in sorted(asked.items())},
         "chunk_seconds": round(busy, 3),
+        "all_chunks": total,
         "wall_seconds": round(wall, 3),
         "play_model": model.name,
         "turnup": "a uniformly random card of the dealer's hand, from a hash of (seed, deal index)",
@@ -995,6 +998,28 @@ def _run_dask(
     finally:
         if cluster is not None:
             cluster.close()
+
+
+def _chunk_timings(out: Path, spans: Sequence[tuple[int, int, int]]) -> dict[str, Any]:
+    """Solver time over every chunk of the run (this invocation's and earlier ones')."""
+    import pyarrow.parquet as pq
+
+    seconds: dict[str, float] = defaultdict(float)
+    busy = 0.0
+    for k, _, _ in spans:
+        raw = (pq.read_schema(_chunk_path(out, k)).metadata or {}).get(b"solo_analysis")
+        timing = json.loads(raw).get("timing", {}) if raw else {}
+        for q, v in timing.get("seconds", {}).items():
+            seconds[q] += v
+        busy += timing.get("wall", 0.0)
+    deals = sum(n for _, _, n in spans)
+    return {
+        "deals": deals,
+        "chunk_seconds": round(busy, 3),
+        "deals_per_chunk_second": deals / busy if busy > 0 else None,
+        "solver_seconds_by_question": {q: round(v, 3) for q, v in sorted(seconds.items())},
+        "note": "summed over chunks: with several workers this is compute time, not wall time",
+    }
 
 
 def _merge(out: Path, spans: Sequence[tuple[int, int, int]]) -> pd.DataFrame:

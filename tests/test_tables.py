@@ -254,6 +254,9 @@ def test_resume_after_an_interrupt(tmp_path):
     assert run.skipped == [0, 1] and run.computed == [2, 3, 4, 5]
     assert not list((part / "chunks").glob(".*tmp*"))
     assert_same_outputs(full, part)
+    # the solver time of the chunks of the first invocation is still counted
+    assert run.metadata["all_chunks"]["deals"] == 11 and run.metadata["chunks_computed"] == 4
+    assert set(run.metadata["all_chunks"]["solver_seconds_by_question"]) >= {"prop", "solo", "declared"}
     # a finished run resumed again recomputes nothing; a longer run redoes only the short last chunk
     assert T.run_tables(11, 5, part, chunk_size=2, play_model=Sketch(), progress=False).computed == []
     longer = T.run_tables(14, 5, part, chunk_size=2, play_model=Sketch(), progress=False)
