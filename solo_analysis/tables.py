@@ -776,7 +776,7 @@ def _stderr_progress(done: int, total: int, chunk: int, n_chunks: int, rate: flo
         if left >= 1:
             eta = f", about {left / 60:.0f} min left" if left >= 90 else f", about {left:.0f} s left"
     speed = f", {rate:.3g} deals/s" if rate else ""
-    print(f"table: chunk {chunk + 1}/{n_chunks} done, {done}/{total} deals{speed}{eta}", file=sys.stderr, flush=True)
+    print(f"table: {done}/{total} deals done (chunk {chunk + 1} of {n_chunks}){speed}{eta}", file=sys.stderr, flush=True)
 
 
 def run_tables(
@@ -973,7 +973,12 @@ def _run_dask(
     cluster = None
     try:
         if scheduler == "local":
-            cluster = LocalCluster(dashboard_address=None)
+            # one single-threaded worker process per core: chunks run side by side, and
+            # numba inside each worker is held to one thread so the cores are not oversubscribed
+            cluster = LocalCluster(
+                n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"},
+            )  # fmt: skip
             client = Client(cluster)
         else:
             try:

@@ -310,6 +310,16 @@ def test_dask_cluster_equals_a_local_run(tmp_path):
     assert_same_outputs(tmp_path / "local", tmp_path / "dask")
 
 
+@pytest.mark.slow
+def test_scheduler_local_starts_worker_processes_with_equal_results(tmp_path):
+    pytest.importorskip("distributed")
+    T.run_tables(3, 8, tmp_path / "threads", contracts=["declared"], chunk_size=1, progress=False)
+    run = T.run_tables(3, 8, tmp_path / "cluster", contracts=["declared"], chunk_size=1, progress=False,
+                       scheduler="local")  # fmt: skip
+    assert run.metadata["executor"] == "dask-local"
+    assert_same_outputs(tmp_path / "threads", tmp_path / "cluster")
+
+
 def test_unreachable_scheduler(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr(T, "SCHEDULER_TIMEOUT", "1s")
@@ -341,7 +351,7 @@ def test_cli_run_and_resume(tmp_path, capsys):
             "--chunk-size", "2"]  # fmt: skip
     code, out, err = run_cli(argv, capsys)
     assert code == 0 and "3 deals (seed 2, rules classic); 2 chunks computed, 0 reused" in out
-    assert "chunk 2/2 done, 3/3 deals" in err
+    assert "3/3 deals done (chunk 2 of 2)" in err
     meta = json.loads((tmp_path / "metadata.json").read_text())
     assert meta["command"] == f"solo-analysis table --deals 3 --seed 2 --out {tmp_path} --rules classic " \
         "--contracts declared --chunk-size 2"
