@@ -265,6 +265,60 @@ def test_resume_after_an_interrupt(tmp_path):
     assert_same_outputs(tmp_path / "full14", part)
 
 
+SLOW_RUN = """
+import sys, time
+import numpy as np
+from solo_analysis.advice import PlayModel
+from solo_analysis.tables import run_tables
+
+class Slow(PlayModel):
+    name = "slow-sketch"
+
+    def makes(self, deals, *, trump, leader, side, misere, target):
+        time.sleep(0.01)
+        d = np.asarray(deals).astype(np.int64)
+        return (d[:, side[0]] % 13 >= 9).sum(axis=-1) >= (1 if misere else target // 3)
+
+if __name__ == "__main__":
+    run_tables(int(sys.argv[2]), 3, sys.argv[1], chunk_size=1, play_model=Slow(), progress=False)
+"""
+
+
+@pytest.mark.slow
+def test_a_killed_run_leaves_only_complete_chunks(tmp_path):
+    import importlib.util
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "slow_run.py"
+    script.write_text(SLOW_RUN)
+    out = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, str(script), str(out), "200"], env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list((out / "chunks").glob("chunk-*.parquet"))) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    finished = sorted((out / "chunks").glob("chunk-*.parquet"))
+    assert 3 <= len(finished) < 200
+    for path in finished:  # every file with a final name is a whole chunk
+        assert len(pd.read_parquet(path)) == 4
+    spec = importlib.util.spec_from_file_location("slow_run", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    n = len(finished) + 2
+    resumed = T.run_tables(n, 3, out, chunk_size=1, play_model=module.Slow(), progress=False)
+    assert len(resumed.skipped) >= len(finished)
+    T.run_tables(n, 3, tmp_path / "whole", chunk_size=1, play_model=module.Slow(), progress=False)
+    assert_same_outputs(tmp_path / "whole", out)
+
+
 @pytest.mark.parametrize(
     ("change", "word"),
     [
