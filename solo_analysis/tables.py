@@ -146,9 +146,6 @@ FEATURE_TABLES: tuple[tuple[str, str, str, str], ...] = (
     ("prop_by_pair_trumps", "prop", "pair_trump_len", "pair_trump_honours"),
 )
 
-Progress = Callable[[int, int, int, int], None]
-
-
 # --- deals and turn-ups ---------------------------------------------------------------------
 
 
@@ -776,7 +773,8 @@ def _stderr_progress(done: int, total: int, chunk: int, n_chunks: int, rate: flo
         if left >= 1:
             eta = f", about {left / 60:.0f} min left" if left >= 90 else f", about {left:.0f} s left"
     speed = f", {rate:.3g} deals/s" if rate else ""
-    print(f"table: {done}/{total} deals done (chunk {chunk + 1} of {n_chunks}){speed}{eta}", file=sys.stderr, flush=True)
+    line = f"table: {done}/{total} deals done (chunk {chunk + 1} of {n_chunks}){speed}{eta}"
+    print(line, file=sys.stderr, flush=True)
 
 
 def run_tables(

@@ -207,7 +207,8 @@ def test_tiny_real_run(tmp_path):
     for key in ("deals", "seed", "rules", "version", "created", "command", "chunk_size",
                 "throughput_deals_per_second", "solver_seconds_by_question"):  # fmt: skip
         assert key in meta
-    assert (meta["deals"], meta["seed"], meta["rules"], meta["command"], meta["chunk_size"]) == (4, 21, "classic", "test", 3)
+    got = (meta["deals"], meta["seed"], meta["rules"], meta["command"], meta["chunk_size"])
+    assert got == (4, 21, "classic", "test", 3)
     assert meta["throughput_deals_per_second"] > 0 and run.computed == [0, 1]
     freq = pd.read_csv(out / "contract_frequency.csv")
     assert set(freq["contract"]) == set(REAL)
