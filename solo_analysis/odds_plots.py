@@ -127,6 +127,9 @@ def line_chart(
         if thin_column is not None and thin_column in g:
             t = g[g[thin_column].astype(bool)]
             ax.plot(t[x], t[value], "o", mfc="white", mec=line.get_color())
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # features are counts
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel("makes (share of hands)")
     ax.set_ylim(0, 1)

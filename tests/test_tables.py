@@ -438,3 +438,24 @@ def test_cli_unwritable_dir_and_other_run(tmp_path, capsys):
     assert run_cli(base + ["--seed", "1"], capsys)[0] == 0
     code, out, err = run_cli(base + ["--seed", "2"], capsys)
     assert_one_line_error(code, out, err, "another run", "seed")
+
+
+# --- charts -------------------------------------------------------------------------------------
+
+
+def test_charts_draw_a_feature_table():
+    import matplotlib.pyplot as plt
+
+    from solo_analysis import odds_plots
+
+    table = pd.DataFrame({"trump_len": [3, 3, 4, 4], "trump_honours": [0, 1, 0, 1], "count": [50, 10, 40, 40],
+                          "makes": [5, 2, 20, 30]})  # fmt: skip
+    table = T._interval_columns(table, 30)
+    fig, (a, b) = plt.subplots(1, 2)
+    odds_plots.heatmap(table, index="trump_len", columns="trump_honours", ax=a, title="solo")
+    odds_plots.line_chart(table, x="trump_len", hue="trump_honours", ax=b)
+    texts = sorted(t.get_text() for t in a.texts)
+    assert texts == ["10", "20", "50", "75"]  # shares in per cent
+    assert len(a.patches) == 1  # the one thin cell (10 hands) is hatched
+    assert len(b.get_legend().get_texts()) == 2
+    plt.close(fig)
