@@ -23,7 +23,8 @@ killed run leaves either a complete chunk file or a temporary file that is never
 ``OUT/manifest.json`` records the seed, the rule set, the contracts and the chunk size; a
 later run into the same directory resumes, skipping finished chunks, and refuses (with a
 :class:`~solo_analysis.errors.TableError`) to mix in chunks of a different seed, rule set,
-contract list or chunk size.
+contract list or chunk size.  The deal count is not part of a run's identity: asking the same
+directory for more deals extends the run (only a short last chunk is redone).
 
 Outputs of a run (in ``OUT``)
 -----------------------------
