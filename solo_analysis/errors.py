@@ -22,6 +22,7 @@ __all__ = [
     "ConstraintError",
     "SamplingError",
     "PlotError",
+    "TableError",
 ]
 
 
@@ -79,3 +80,7 @@ class SamplingError(SoloAnalysisError):
 
 class PlotError(SoloAnalysisError):
     """A chart cannot be drawn from the data given: a missing column, an empty frame, no trick counts."""
+
+
+class TableError(SoloAnalysisError):
+    """A bad odds-table run: deal count, chunk size, output directory, or a run that cannot resume."""

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "rules": "rules_cmd:rules",
     "score": "rules_cmd:score",
     "solve": "solve_cmd:solve",
+    "table": "table_cmd:table",
 }
 
 
