@@ -12,6 +12,8 @@ alone, so the charts survive a black-and-white printer.
   were counted (``advise(..., exact=True)``).
 * :func:`heatmap` - a generic annotated heatmap of a long (tidy) frame, for the odds tables;
   cells resting on fewer than ``thin`` deals are hatched and marked with a dagger.
+* :func:`line_chart` - a share against one feature, one line (and marker shape) per value of
+  another, with its interval as a band; thin points hollow.
 
 This module imports matplotlib; nothing else in the package imports it at import time
 (:meth:`Advice.plot <solo_analysis.advice.Advice.plot>` imports this module when called).
@@ -48,6 +50,7 @@ __all__ = [
     "advice_chart",
     "tricks_chart",
     "heatmap",
+    "line_chart",
     "figure_format",
     "save_figure",
     "figure_svg",
@@ -549,6 +552,90 @@ def heatmap(
 
 
 # --- output ---------------------------------------------------------------------------------
+
+
+#: marker shapes of :func:`line_chart`, one per line (with the greys of the colour cycle)
+_LINE_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def line_chart(
+    frame: pd.DataFrame,
+    *,
+    x: str,
+    hue: str | None = None,
+    value: str = "share",
+    low: str | None = "ci_low",
+    high: str | None = "ci_high",
+    thin: str | None = "thin",
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """A share against one feature, one line per value of another, with intervals as bands.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Long frame, e.g. one seat's rows of an odds table (``features_*.csv``).
+    x : str
+        The feature on the horizontal axis (integer counts such as trump length).
+    hue : str, optional
+        One line per value of this column (told apart by grey level and marker shape).
+    value, low, high : str
+        The share (0..1) and its interval bounds (``None``: no band).
+    thin : str or None, default "thin"
+        Boolean column: points resting on too few deals are drawn hollow.
+    ax : Axes, optional
+        Draw on this Axes (default: a new figure).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    PlotError
+        A named column is missing or the frame is empty.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise PlotError(f"line_chart needs a pandas DataFrame, got {type(frame).__name__}")
+    for role, name in (("x", x), ("hue", hue), ("value", value), ("low", low), ("high", high), ("thin", thin)):
+        if name is not None and name not in frame.columns:
+            raise PlotError(f"{role} column {name!r} is not in the frame; columns: {', '.join(map(str, frame.columns))}")
+    if frame.empty:
+        raise PlotError("line chart of an empty frame")
+    groups = [(None, frame)] if hue is None else list(frame.groupby(hue, sort=True))
+    with style():
+        if ax is None:
+            fig = Figure(figsize=(6.0, 4.0), layout="constrained")
+            ax = fig.subplots()
+        else:
+            fig = ax.figure
+        for k, (key, g) in enumerate(groups):
+            g = g.sort_values(x)
+            marker = _LINE_MARKERS[k % len(_LINE_MARKERS)]
+            label = None if hue is None else f"{hue.replace('_', ' ')} {key}"
+            (line,) = ax.plot(g[x], g[value], marker=marker, label=label)
+            if low is not None and high is not None:
+                ax.fill_between(g[x], g[low], g[high], alpha=0.15, color=line.get_color(), lw=0)
+            if thin is not None:
+                t = g[g[thin].astype(bool)]
+                ax.plot(t[x], t[value], linestyle="none", marker=marker, mfc="white", mec=line.get_color())
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlabel(x.replace("_", " "))
+        ax.set_ylabel(value.replace("_", " ") + (" (95% interval)" if low and high else ""))
+        ax.set_ylim(0, 1)
+        if hue is not None:
+            ax.legend()
+        if thin is not None:
+            ax.annotate("hollow: thin cell", (1, 0), xycoords="axes fraction", ha="right", va="bottom",
+                        fontsize=7, color="0.4")  # fmt: skip
+        if title:
+            ax.set_title(title)
+    return fig
 
 
 def figure_format(path: str | os.PathLike[str]) -> str:

@@ -444,18 +444,16 @@ def test_cli_unwritable_dir_and_other_run(tmp_path, capsys):
 
 
 def test_charts_draw_a_feature_table():
-    import matplotlib.pyplot as plt
-
-    from solo_analysis import odds_plots
+    from solo_analysis import plots
 
     table = pd.DataFrame({"trump_len": [3, 3, 4, 4], "trump_honours": [0, 1, 0, 1], "count": [50, 10, 40, 40],
                           "makes": [5, 2, 20, 30]})  # fmt: skip
     table = T._interval_columns(table, 30)
-    fig, (a, b) = plt.subplots(1, 2)
-    odds_plots.heatmap(table, index="trump_len", columns="trump_honours", ax=a, title="solo")
-    odds_plots.line_chart(table, x="trump_len", hue="trump_honours", ax=b)
-    texts = sorted(t.get_text() for t in a.texts)
-    assert texts == ["10", "20", "50", "75"]  # shares in per cent
-    assert len(a.patches) == 1  # the one thin cell (10 hands) is hatched
-    assert len(b.get_legend().get_texts()) == 2
-    plt.close(fig)
+    heat = plots.heatmap(table, index="trump_len", columns="trump_honours", value="share", count="count",
+                         thin=30, title="solo")  # fmt: skip
+    ax = heat.axes[0]
+    texts = sorted(t.get_text() for t in ax.texts if "%" in t.get_text())
+    assert texts == ["10%", "20%\N{DAGGER}", "50%", "75%"]  # the thin cell (10 hands) is marked
+    assert sum(p.get_hatch() is not None for p in ax.patches) == 1
+    lines = plots.line_chart(table, x="trump_len", hue="trump_honours")
+    assert len(lines.axes[0].get_legend().get_texts()) == 2
