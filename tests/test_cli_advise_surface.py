@@ -9,25 +9,11 @@ import pytest
 import solo_analysis.advice
 from solo_analysis.cli import advise_cmd, main
 from solo_analysis.cli.advise_cmd import ProgressLine
+from cli_helpers import assert_one_line_error, run
 
 SPADES = "AKQJT98765432..."
 BASE = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "8", "--seed", "5",
         "--contracts", "solo,abundance,declared"]  # fmt: skip
-
-
-def run(argv, capsys):
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
-
-
-def assert_one_line_error(code, out, err):
-    assert code not in (0, None)
-    assert "Traceback" not in err and "Traceback" not in out
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("solo-analysis: error:")
 
 
 @pytest.mark.parametrize(("name", "magic"), [("chart.png", b"\x89PNG"), ("chart.svg", b"<?xml")])

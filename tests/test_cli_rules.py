@@ -7,21 +7,7 @@ import json
 import pytest
 
 from solo_analysis.cli import main
-
-
-def run(argv, capsys):
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
-
-
-def assert_one_line_error(code, out, err):
-    assert code not in (0, None)
-    assert "Traceback" not in err and "Traceback" not in out
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("solo-analysis: error:")
+from cli_helpers import assert_one_line_error, run
 
 
 def test_rules_lists_presets(capsys):

@@ -13,28 +13,13 @@ from solo_analysis.cards import Deal, card_str
 from solo_analysis.cli import main
 from solo_analysis.sampler import random_deals
 from solo_analysis.solver import solve, solve_leads
+from cli_helpers import assert_one_line_error, run
 
 # 5-card endings whose opening leads do not all give the same result
 ENDING = "N:5.K32..5 .J754..3 A.T.8.42 T7.8.QJ."  # ♥, N+S, E leads: 3C holds them to 1
 MISERE = "N:K..9832. A8..4.65 2..Q.AQT T76.Q.6."  # NT misère by N, E leads: 4D gives N 4
 SIX = "N:752.KJ8.. K843.Q9.. AQ9.AT.T. JT6.65.K."  # 6 cards each
 FOUR = "N:QJT5... A92.Q.. 8743... K6.J2.."  # 4 cards each
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | str | None, str, str]:
-    """Run the CLI; return (exit code, stdout, stderr)."""
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
-
-
-def assert_one_line_error(code: int | str | None, out: str, err: str) -> None:
-    assert code not in (0, None)
-    assert "Traceback" not in err and "Traceback" not in out
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("solo-analysis: error:")
 
 
 # --- solve ------------------------------------------------------------------------------

@@ -23,6 +23,9 @@ from solo_analysis.errors import SoloAnalysisError, TableError
 from solo_analysis.sampler import PLAY_SEATS, random_deals
 from solo_analysis.solver import solve_batch
 
+from cli_helpers import assert_one_line_error
+from cli_helpers import run as run_cli
+
 #: questions the current solver answers quickly on full deals
 REAL = ["misere", "abundance", "declared"]
 OUTPUTS = ["deals.parquet", "contract_frequency.csv", "metadata.json", "manifest.json"]
@@ -383,22 +386,6 @@ def test_unreachable_scheduler(tmp_path, monkeypatch):
 
 
 # --- CLI ----------------------------------------------------------------------------------------
-
-
-def run_cli(argv, capsys):
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
-
-
-def assert_one_line_error(code, out, err, *words):
-    assert code not in (0, None)
-    assert "Traceback" not in err + out
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("solo-analysis: error:"), err
-    for word in words:
-        assert word in lines[0]
 
 
 def test_cli_run_and_resume(tmp_path, capsys):
