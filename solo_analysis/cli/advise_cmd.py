@@ -14,6 +14,8 @@ from typing import Any, TextIO
 
 import click
 
+from ._console import needs_compiling, stderr_is_terminal
+
 from ..cards import SUIT_SYMBOLS, SUITS, card_str
 
 
@@ -82,26 +84,12 @@ PROGRESS_DELAY: float = 0.5
 
 def _stderr_is_terminal() -> bool:
     """Whether stderr is an interactive terminal (progress and notices are shown only then)."""
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):  # closed or replaced stream
-        return False
+    return stderr_is_terminal()
 
 
 def _needs_compiling() -> bool:
-    """True if the numba kernels have no on-disk cache yet, so this run compiles them.
-
-    Looks for the cache index files numba writes next to the kernels (``cache=True``).  Any
-    surprise (numba internals changed, a kernel renamed) answers False: the notice is optional.
-    """
-    try:
-        from .. import _sampler, _solver
-
-        kernels = (_solver.solve_many, _sampler.deal_batch)
-        paths = [k._cache._cache_file._index_path for k in kernels]
-    except Exception:  # noqa: BLE001
-        return False
-    return not all(os.path.exists(p) for p in paths)
+    """True if the kernels ``advise`` uses have no numba cache yet, so this run compiles them."""
+    return needs_compiling("_solver.solve_many", "_sampler.deal_batch")
 
 
 class ProgressLine:

@@ -134,8 +134,10 @@ def solve(pbn: str, trump: str, leader: str, declarers: str, misere: bool, targe
     Endings are allowed: every hand must hold the same number of cards.
     """
     from ..solver import solve as run_solve
+    from ._console import compile_notice
 
     q = _Question(pbn, trump, leader, declarers, misere)
+    compile_notice("_solver.solve_position")
     result = run_solve(q.deal, target=target, **q.kwargs)
     if fmt.lower() == "json":
         doc = {"tricks": int(result)} if target is None else {"makes": bool(result)}
@@ -170,8 +172,10 @@ def best_leads(q: _Question, leads: dict[int, int]) -> set[int]:
 def leads(pbn: str, trump: str, leader: str, declarers: str, misere: bool, fmt: str) -> None:
     """The double-dummy result of every opening lead from the leader's hand in PBN."""
     from ..solver import solve_leads
+    from ._console import compile_notice
 
     q = _Question(pbn, trump, leader, declarers, misere)
+    compile_notice("_solver.solve_after_lead")
     result = solve_leads(q.deal, **q.kwargs)
     best = best_leads(q, result)
     if fmt.lower() == "json":

@@ -41,6 +41,10 @@ def table(
         if value is not None:
             parts += [flag, str(value)]
     command = " ".join(shlex.quote(p) for p in parts)
+    if not quiet:
+        from ._console import compile_notice
+
+        compile_notice("_solver.solve_many", "_sampler.deal_batch")
     run = run_tables(
         deals,
         seed,
