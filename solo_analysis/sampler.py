@@ -512,6 +512,28 @@ class DealSampler:
                 accept,
             )
 
+    def candidates(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate deals number ``start .. start+n-1`` of the stream, and which pass the constraints.
+
+        Each candidate depends only on the seed and its number, so a run can be cut into
+        independent chunks (for example one per worker).  Without constraints every candidate
+        is accepted and they are the deals a fresh sampler's :meth:`draw` returns, in order; a
+        callable predicate is not applied here.
+
+        Returns
+        -------
+        deals : numpy.ndarray
+            ``int8[n, 4, 13]``, as :meth:`draw`.
+        accepted : numpy.ndarray
+            ``bool[n]``: whether each candidate satisfies the length and HCP constraints.
+        """
+        if not _is_int(start) or int(start) < 0 or not _is_int(n) or int(n) < 0:
+            raise SamplingError(f"start and n must be ints >= 0, got {start!r} and {n!r}")
+        out = np.empty((int(n), 4, 13), dtype=np.int8)
+        accept = np.empty(int(n), dtype=np.bool_)
+        self._run(int(start), out, accept)
+        return out, accept
+
     def draw(self, n: int) -> np.ndarray:
         """The next ``n`` deals of the stream, ``int8[n, 4, 13]`` (see module docstring).
 

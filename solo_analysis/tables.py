@@ -190,11 +190,8 @@ def deals_at(seed: int, start: int, n: int) -> np.ndarray:
 
     The same as ``random_deals(start + n, seed)[start:]`` without dealing the first ``start``.
     """
-    sampler = DealSampler(None, seat=None, turnup=None, seed=seed)
-    out = np.empty((n, 4, 13), dtype=np.int8)
-    accept = np.empty(n, dtype=np.bool_)
-    sampler._run(start, out, accept)  # no constraints: every candidate is a deal
-    return out
+    deals, _ = DealSampler(None, seat=None, turnup=None, seed=seed).candidates(start, n)
+    return deals  # no constraints: every candidate is a deal
 
 
 # --- hand features --------------------------------------------------------------------------

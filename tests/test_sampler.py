@@ -478,3 +478,14 @@ def test_errors_are_one_line():
         with pytest.raises(SoloAnalysisError) as info:
             call()
         assert "\n" not in str(info.value)
+
+
+def test_candidates_are_the_stream_from_any_start():
+    from solo_analysis.sampler import DealSampler
+
+    whole = DealSampler(None, seat=None, turnup=None, seed=11).draw(12)
+    deals, accepted = DealSampler(None, seat=None, turnup=None, seed=11).candidates(5, 7)
+    assert accepted.all()
+    assert np.array_equal(deals, whole[5:12])
+    with pytest.raises(ValueError, match="start and n"):
+        DealSampler(None, seat=None, turnup=None, seed=11).candidates(-1, 3)
