@@ -106,16 +106,6 @@ _I_GEN, _I_LEN, _I_LEAD = 0, 1, 2
 _OWN26 = (1 << 26) - 1
 
 
-@njit(cache=True)
-def new_table(bits: int):
-    """Allocate an empty transposition table with ``2**bits`` slots."""
-    size = 1 << bits
-    info = np.zeros((size, 7), dtype=np.int64)
-    bounds = np.zeros((size, 2), dtype=np.int8)
-    rr = np.zeros(size // TT_WAYS, dtype=np.int64)
-    return info, bounds, rr
-
-
 @njit(cache=True, inline="always")
 def _suit_seq(h, live_s, base):
     """Owners (2 bits each, highest card first) of the live cards of one suit."""
@@ -166,6 +156,18 @@ def _top_run_mask(mine, live_s, base):
     return m
 
 
+@njit(cache=True, inline="always")
+def _opponent_can_ruff(h, s, trump, maxer, side):
+    """True if an opponent of ``side`` is void in side suit ``s`` and holds trumps."""
+    if trump >= 4 or s == trump:
+        return False
+    for o in range(4):
+        if maxer[o] != side and ((h[o] >> (13 * s)) & _MASK13) == 0 \
+                and ((h[o] >> (13 * trump)) & _MASK13) != 0:
+            return True
+    return False
+
+
 # ---------------------------------------------------------------------------
 # move generation
 # ---------------------------------------------------------------------------
@@ -202,7 +204,6 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
         if npl == 0:
             # the suit's top live card held by a team-mate; an opponent able to ruff
             mate_top = False
-            ruff_risk = False
             tb = -1
             r2 = 12
             while r2 >= 0:
@@ -211,18 +212,14 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                     break
                 r2 -= 1
             opp_top = False
-            for o in range(4):
-                if o == seat:
-                    continue
-                if maxer[o] == maxer[seat]:
-                    if tb >= 0 and (h[o] >> tb) & 1:
-                        mate_top = True
-                else:
-                    if tb >= 0 and (h[o] >> tb) & 1:
-                        opp_top = True
-                    if trump < 4 and s != trump and ((h[o] >> (13 * s)) & _MASK13) == 0 \
-                            and ((h[o] >> (13 * trump)) & _MASK13) != 0:
-                        ruff_risk = True
+            if tb >= 0:
+                for o in range(4):
+                    if o != seat and (h[o] >> tb) & 1:
+                        if maxer[o] == maxer[seat]:
+                            mate_top = True
+                        else:
+                            opp_top = True
+            ruff_risk = _opponent_can_ruff(h, s, trump, maxer, maxer[seat])
         prev_mine = False
         top = True  # still above every card of other hands in this suit
         r = 12
@@ -386,13 +383,7 @@ def _quick_tricks(h, leader, trump, live, maxer):
                 top -= 1
             if not (h[p] >> (13 * s + top)) & 1:
                 continue
-            ok = True
-            if trump < 4 and s != trump:
-                for o in range(4):
-                    if maxer[o] != side and ((h[o] >> (13 * s)) & _MASK13) == 0 \
-                            and ((h[o] >> (13 * trump)) & _MASK13) != 0:
-                        ok = False
-            if ok:
+            if not _opponent_can_ruff(h, s, trump, maxer, side):
                 entry = True
                 break
         if entry:

@@ -126,9 +126,10 @@ class _Workspace(threading.local):
     """Per-thread transposition table and buffers for the single-deal path."""
 
     def __init__(self) -> None:
-        self.tt = _solver.new_table(_TT_BITS)
-        self.moves = np.zeros((56, 16), dtype=np.int64)
-        self.scores = np.zeros((56, 16), dtype=np.int64)
+        infos, bounds, rrs, moves, scores = _solver.new_tables(1, _TT_BITS)
+        self.tt = (infos[0], bounds[0], rrs[0])
+        self.moves = moves[0]
+        self.scores = scores[0]
         self.gen = 0
 
 
