@@ -36,7 +36,9 @@ over single card plays.  At each trick boundary it uses
 
 and it generates one card per run of equivalent cards (cards of one hand with no
 card of another hand, or of the current trick, between them), ordered by simple
-win-cheaply / duck heuristics.
+win-cheaply / duck heuristics.  Once a move has failed, the mover's other cards of
+its suit that lie below every card its refutation depended on are skipped: the same
+refutation answers them (the "lowest win" rule of DDS; about 2x fewer nodes).
 """
 
 from __future__ import annotations
@@ -494,6 +496,7 @@ _REL = 12     # relevant cards (52-bit) gathered from the children searched
 _LENS = 13    # hand-suit lengths key of a boundary node
 _SEQ = 14     # 14..17: owner sequence of each suit's live cards
 _NLIVE = 18   # 18..21: live cards in each suit
+_LW = 22     # 22..25: per suit, moves of the mover below this rank are skipped (-1: none)
 
 
 @njit(cache=True, inline="always")
@@ -740,13 +743,38 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                                         st[d, _TMASK], trump, maxer, wants, moves, scores, d,
                                         hist)
                 st[d, _I] = 0
+                st[d, _LW] = -1
+                st[d, _LW + 1] = -1
+                st[d, _LW + 2] = -1
+                st[d, _LW + 3] = -1
                 entering = False
                 continue
             # resolved at entry: return (value, rel) to the parent
         else:
             # ---------------- try the next move of node d ----------------
             i = st[d, _I]
-            if i < st[d, _NM]:
+            nm = st[d, _NM]
+            if i > 0 and i < nm:
+                # the previous move failed: if its card lay below every card its
+                # refutation depended on in its suit, the same refutation answers
+                # every other card of the mover in that suit below those cards
+                pc = moves[d, i - 1]
+                ps = pc // 13
+                if st[d, _LW + ps] < 0:
+                    rs = (st[d, _REL] >> (13 * ps)) & _MASK13
+                    low = 13
+                    if rs != 0:
+                        low = 0
+                        while not (rs >> low) & 1:
+                            low += 1
+                    if pc - 13 * ps < low:
+                        st[d, _LW + ps] = low
+                while i < nm:
+                    c = moves[d, i]
+                    if c - 13 * (c // 13) >= st[d, _LW + c // 13]:
+                        break
+                    i += 1
+            if i < nm:
                 st[d, _I] = i + 1
                 c = moves[d, i]
                 seat = st[d, _SEAT]
