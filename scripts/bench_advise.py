@@ -36,16 +36,19 @@ HANDS: list[tuple[str, str, str, str]] = [
 _CHILD = r"""
 import json, sys, time
 t0 = time.perf_counter()
-from solo_analysis.advice import advise
+from solo_analysis.advice import DEFAULT_MAX_NODES, advise
 args = json.loads(sys.argv[1])
-hand, seat, turnup, max_samples, contracts = args
+hand, seat, turnup, max_samples, contracts, max_nodes = args
+max_nodes = DEFAULT_MAX_NODES if max_nodes is None else (max_nodes or None)
 t1 = time.perf_counter()
-a = advise(hand, seat=seat, turnup=turnup, seed=1, max_samples=max_samples, contracts=contracts)
+a = advise(hand, seat=seat, turnup=turnup, seed=1, max_samples=max_samples, contracts=contracts,
+           max_nodes=max_nodes)
 t2 = time.perf_counter()
-print(json.dumps({"cold": t2 - t1, "import": t1 - t0, "samples": a.samples,
+print(json.dumps({"cold": t2 - t1, "import": t1 - t0, "samples": a.samples, "unresolved": a.unresolved,
                   "converged": a.converged, "advice": a.summary()}), flush=True)
 t3 = time.perf_counter()
-b = advise(hand, seat=seat, turnup=turnup, seed=2, max_samples=max_samples, contracts=contracts)
+b = advise(hand, seat=seat, turnup=turnup, seed=2, max_samples=max_samples, contracts=contracts,
+           max_nodes=max_nodes)
 t4 = time.perf_counter()
 print(json.dumps({"warm": t4 - t3, "warm_samples": b.samples}), flush=True)
 """
@@ -61,8 +64,9 @@ def sampler_rate(n: int = 200_000) -> float:
     return n / (time.perf_counter() - t)
 
 
-def run_hand(hand: str, seat: str, turnup: str, max_samples: int, contracts, timeout: float) -> dict:
-    payload = json.dumps([hand, seat, turnup, max_samples, contracts])
+def run_hand(hand: str, seat: str, turnup: str, max_samples: int, contracts, timeout: float,
+             max_nodes: int | None = None) -> dict:
+    payload = json.dumps([hand, seat, turnup, max_samples, contracts, max_nodes])
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, payload], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
@@ -86,23 +90,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per hand (cold + warm)")
     parser.add_argument("--contracts", default=None, help="comma-separated contracts (default: all)")
     parser.add_argument("--hands", type=int, default=len(HANDS), help="how many of the typical hands")
+    parser.add_argument("--max-nodes", type=int, default=None,
+                        help="solver positions per question (default: the library's; 0: no limit)")
     args = parser.parse_args(argv)
     contracts = None if args.contracts is None else args.contracts.split(",")
 
     rate = sampler_rate()
     print(f"sampler: {rate:,.0f} deals/s (no constraints)")
     print(f"advise: default tolerance, max_samples={args.max_samples}, contracts={args.contracts or 'all'}, "
+          f"max_nodes={'default' if args.max_nodes is None else args.max_nodes or 'none'}, "
           f"timeout {args.timeout:g} s per hand")  # fmt: skip
-    header = f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'cold s':>8} {'warm s':>8}  advice"
+    header = (f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'cold s':>8} {'warm s':>8}"
+              "  advice (seed 1)")
     print(header)
     print("-" * len(header))
     for label, hand, seat, turnup in HANDS[: args.hands]:
-        r = run_hand(hand, seat, turnup, args.max_samples, contracts, args.timeout)
+        r = run_hand(hand, seat, turnup, args.max_samples, contracts, args.timeout, args.max_nodes)
         cold = f"{r['cold']:.2f}" if "cold" in r else ("timeout" if r["timeout"] else "error")
         warm = f"{r['warm']:.2f}" if "warm" in r else ("timeout" if r["timeout"] else "-")
         deals = str(r.get("samples", "-"))
+        unsolved = str(r.get("unresolved", "-"))
         note = r.get("advice", r.get("error", ""))
-        print(f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {cold:>8} {warm:>8}  {note}", flush=True)
+        print(f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {cold:>8} {warm:>8}  {note}", flush=True)
 
 
 if __name__ == "__main__":

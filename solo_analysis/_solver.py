@@ -643,8 +643,12 @@ def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
 
 @njit(cache=True)
 def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
-            moves, scores, st, hist, npl0, led0, wc0, ws0, tmask0):
+            moves, scores, st, hist, npl0, led0, wc0, ws0, tmask0, nodes):
     """Zero-window search: can ``maxer`` force ``counted`` >= need0 from here?
+
+    ``nodes = [count, limit]``: every node entered adds 1 to ``count``; once it passes
+    ``limit`` the search gives up and returns False with ``h`` left mid-line (the
+    caller must check ``nodes[0] > nodes[1]`` and discard the answer and ``h``).
 
     The root is the current trick: ``npl0`` cards already played to it (0 at a trick
     boundary), suit ``led0`` led by ``leader0``, ``wc0`` winning so far for ``ws0``,
@@ -673,6 +677,9 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
             npl = st[d, _NPL]
             leader = st[d, _LEADER]
             need = st[d, _NEED]
+            nodes[0] += 1
+            if nodes[0] > nodes[1]:
+                return False
             st[d, _SLOT] = -1
             st[d, _REL] = 0
             resolved = False
@@ -874,21 +881,32 @@ def _roles(side_mask, misere):
 
 @njit(cache=True)
 def _can_make(h, trump, leader, maxer, counted, wants, normal, need, tt, gen, moves, scores,
-              hist):
+              hist, nodes):
     info, bounds, rr = tt
     st = np.empty((56, 32), dtype=np.int64)
     return _search(h, leader, need, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
-                   moves, scores, st, hist, 0, -1, -1, -1, 0)
+                   moves, scores, st, hist, 0, -1, -1, -1, 0, nodes)
 
 
 @njit(cache=True)
-def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores):
+def _budget(max_nodes):
+    """``[count, limit]`` for :func:`_search`; ``max_nodes <= 0`` means no limit."""
+    nodes = np.zeros(2, dtype=np.int64)
+    nodes[1] = max_nodes if max_nodes > 0 else np.int64(1) << 62
+    return nodes
+
+
+@njit(cache=True)
+def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores,
+                   max_nodes):
     """Solve one position given as ``hands: int64[4]`` bitmasks.
 
     Returns the declarer side's trick count under perfect play when ``target < 0``;
     otherwise 1 or 0: normal contracts "side takes >= target", misère "declarer
-    takes <= target".
+    takes <= target".  Returns -1 if the search needed more than ``max_nodes`` nodes
+    (in all, over the searches one answer takes; ``max_nodes <= 0``: no limit).
     """
+    nodes = _budget(max_nodes)
     h = hands.copy()
     maxer, counted, wants = _roles(side_mask, misere)
     normal = not misere
@@ -898,18 +916,23 @@ def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, mov
         if misere:
             # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
             ok = not _can_make(h, trump, leader, maxer, counted, wants, normal, target + 1,
-                               tt, gen, moves, scores, hist)
+                               tt, gen, moves, scores, hist, nodes)
         else:
             ok = _can_make(h, trump, leader, maxer, counted, wants, normal, target, tt, gen,
-                           moves, scores, hist)
+                           moves, scores, hist, nodes)
+        if nodes[0] > nodes[1]:
+            return -1
         return 1 if ok else 0
     # exact count: largest t with "maxer can force counted >= t" (binary search)
     lo = 0
     hi = n
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if _can_make(h, trump, leader, maxer, counted, wants, normal, mid, tt, gen, moves,
-                     scores, hist):
+        ok = _can_make(h, trump, leader, maxer, counted, wants, normal, mid, tt, gen, moves,
+                       scores, hist, nodes)
+        if nodes[0] > nodes[1]:
+            return -1
+        if ok:
             lo = mid
         else:
             hi = mid - 1
@@ -933,7 +956,7 @@ def solve_after_lead(hands, trump, leader, card, side_mask, misere, tt, gen, mov
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if _search(h, leader, mid, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
-                   moves, scores, st, hist, 1, card // 13, card, leader, bit):
+                   moves, scores, st, hist, 1, card // 13, card, leader, bit, _budget(0)):
             lo = mid
         else:
             hi = mid - 1
@@ -972,8 +995,9 @@ def new_tables(threads: int, bits: int):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def solve_many(masks, trump, leader, side_mask, misere, target, infos, bounds, rrs, moves, scores):
-    """Solve every position of ``masks: int64[n, 4]`` in parallel.
+def solve_many(masks, trump, leader, side_mask, misere, target, infos, bounds, rrs, moves, scores,
+               max_nodes):
+    """Solve every position of ``masks: int64[n, 4]`` in parallel (-1: over ``max_nodes``).
 
     Each worker thread owns a transposition table from :func:`new_tables` (entries carry
     the deal's index, so one deal never reads another's); with numba's parallel chunk
@@ -986,7 +1010,8 @@ def solve_many(masks, trump, leader, side_mask, misere, target, infos, bounds, r
     for i in prange(n):
         t = get_thread_id()
         out[i] = solve_position(masks[i], trump, leader, side_mask, misere, target,
-                                (infos[t], bounds[t], rrs[t]), i + 1, moves[t], scores[t])
+                                (infos[t], bounds[t], rrs[t]), i + 1, moves[t], scores[t],
+                                max_nodes)
     return out
 
 

@@ -33,6 +33,18 @@ is the Wilson interval mapped onto those two values; where it depends on the tri
 over/under-trick scheme) it is mean +/- 1.96 standard errors.  The ``best`` rows are chosen on the
 same deals they are scored on, so their values are very slightly optimistic.
 
+Deals the solver gives up on
+----------------------------
+A few deals take the exact search millions of positions (tight lone-declarer Solo contracts and
+Misère are the worst: some need minutes).  ``advise`` caps the search of each question at
+``max_nodes`` positions (:data:`DEFAULT_MAX_NODES`, one to two seconds of one core; ``None``: no cap).
+A row's estimates (``p_make``, ``ev_units``, ``tricks_mean``) are then over the deals solved for it
+(its ``samples``), and its ``unresolved`` deals widen its intervals to cover every outcome they
+could have had: ``ci_low`` is the Wilson bound with all of them failing, ``ci_high`` with all of
+them making, and the ``ev`` bounds likewise take the worst and best settlement.  Paired
+comparisons use the deals solved for both rows and are widened the same way.  The adaptive
+stopping rule looks at the sampling error only (more deals do not shrink the unresolved share).
+
 Speed
 -----
 With ``exact=None`` (the default) the solver is asked only what the settlement needs: "does the
@@ -71,6 +83,7 @@ __all__ = [
     "PLAY_MODELS",
     "DEFAULT_TOLERANCE",
     "DEFAULT_MAX_SAMPLES",
+    "DEFAULT_MAX_NODES",
     "FIRST_BATCH",
     "PROGRESS_CHUNK",
     "wilson_interval",
@@ -81,6 +94,9 @@ __all__ = [
 DEFAULT_TOLERANCE: float = 0.02
 #: most deals an adaptive run samples
 DEFAULT_MAX_SAMPLES: int = 2000
+#: positions the solver may visit for one question on one deal before ``advise`` gives up on
+#: the deal (one to two seconds of one core); see "Deals the solver gives up on" above
+DEFAULT_MAX_NODES: int = 5_000_000
 #: size of the first batch of an adaptive run; later batches double the total so far
 FIRST_BATCH: int = 64
 #: with a ``progress`` callback, deals are solved in chunks of this many (results unchanged)
@@ -102,6 +118,7 @@ class PlayModel:
     """How a fixed deal is played out.  Subclasses answer the two questions the advice asks.
 
     Seats are play-order indices (0 = eldest .. 3 = dealer), trump 0..4 (4 = no trump).
+    A model may give up on a deal: it then answers -1 for it.
     """
 
     name: str = "abstract"
@@ -111,19 +128,30 @@ class PlayModel:
     def tricks(
         self, deals: np.ndarray, *, trump: int, leader: int, side: tuple[int, ...], misere: bool
     ) -> np.ndarray:
-        """Tricks taken by the declarer side on each deal (int array of length n)."""
+        """Tricks taken by the declarer side on each deal (int array of length n; -1: gave up)."""
         raise NotImplementedError
 
     def makes(
         self, deals: np.ndarray, *, trump: int, leader: int, side: tuple[int, ...], misere: bool, target: int
     ) -> np.ndarray:
-        """Whether the declarer side reaches ``target`` (misère: stays at or under it), bool array."""
-        t = self.tricks(deals, trump=trump, leader=leader, side=side, misere=misere)
-        return t <= target if misere else t >= target
+        """Whether the declarer side reaches ``target`` (misère: stays at or under it).
+
+        An int array: 1 (makes), 0 (fails) or -1 (the model gave up on the deal).
+        """
+        t = np.asarray(self.tricks(deals, trump=trump, leader=leader, side=side, misere=misere))
+        ok = (t <= target) if misere else (t >= target)
+        return np.where(t < 0, -1, ok.astype(np.int8)).astype(np.int8)
 
 
 class DoubleDummy(PlayModel):
-    """Perfect play with all four hands visible (:func:`~solo_analysis.solver.solve_batch`)."""
+    """Perfect play with all four hands visible (:func:`~solo_analysis.solver.solve_batch`).
+
+    Parameters
+    ----------
+    max_nodes : int, optional
+        Give up on a deal (answer -1) once one question has taken this many search positions;
+        ``None``: no limit, every answer exact.
+    """
 
     name = "double-dummy"
     note = (
@@ -131,15 +159,21 @@ class DoubleDummy(PlayModel):
         "first trick, pessimistic for the declarer in plain Misère"
     )
 
+    def __init__(self, max_nodes: int | None = None) -> None:
+        self.max_nodes = max_nodes
+
     def tricks(self, deals, *, trump, leader, side, misere):  # noqa: D102
         from .solver import solve_batch
 
-        return solve_batch(deals, trump=trump, leader=leader, declarers=side, misere=misere).astype(np.int8)
+        return solve_batch(deals, trump=trump, leader=leader, declarers=side, misere=misere,
+                           max_nodes=self.max_nodes).astype(np.int8)
 
     def makes(self, deals, *, trump, leader, side, misere, target):  # noqa: D102
         from .solver import solve_batch
 
-        return solve_batch(deals, trump=trump, leader=leader, declarers=side, misere=misere, target=target)
+        out = solve_batch(deals, trump=trump, leader=leader, declarers=side, misere=misere, target=target,
+                          max_nodes=self.max_nodes)
+        return out.astype(np.int8)
 
 
 #: play model name -> class (a later issue adds an imperfect-information model here)
@@ -240,62 +274,84 @@ def _build_rows(
     return rows
 
 
-def _solve_batch_rows(rows: list[_Row], deals: np.ndarray, model: PlayModel, exact: bool | None) -> None:
-    """Solve every fixed row on ``deals``; identical problems are solved once, targets chained."""
+def _solve_batch_rows(rows: list[_Row], deals: np.ndarray, model: PlayModel, exact: bool | None) -> np.ndarray:
+    """Solve every fixed row on ``deals``; identical problems are solved once, targets chained.
+
+    Appends to each fixed row its results on ``deals``: ``made`` as floats 1.0 / 0.0 and NaN
+    where the model gave up, ``tricks`` (-1 where not counted or given up).  Returns the boolean
+    mask of the deals on which the model gave up on at least one question.
+    """
     n = deals.shape[0]
     groups: dict[tuple, list[_Row]] = {}
     for row in rows:
         if row.choice == "fixed":
             groups.setdefault(row.key, []).append(row)
+    given_up = np.zeros(n, dtype=bool)
     for (trump, leader, side, misere), members in groups.items():
         count = exact if exact is not None else not all(r.binary for r in members)
         if count:
-            t = np.asarray(model.tricks(deals, trump=trump, leader=leader, side=side, misere=misere))
+            t = np.asarray(model.tricks(deals, trump=trump, leader=leader, side=side, misere=misere)).astype(np.int8)
+            given_up |= t < 0
             for r in members:
-                r.tricks.append(t.astype(np.int8))
-                r.made.append(np.asarray(r.contract.is_made(t), dtype=bool))
+                made = np.asarray(r.contract.is_made(t), dtype=float)
+                made[t < 0] = np.nan
+                r.made.append(made)
+                r.tricks.append(t)
             continue
         answers: dict[int, np.ndarray] = {}
-        # normal contracts: ascending targets, each asked only where the previous one made;
-        # misère: descending (at most 1 trick is implied by at most 0)
+        # normal contracts: ascending targets, each asked where the previous one made (or was
+        # given up on); misère: descending (at most 1 trick is implied by at most 0).  Status
+        # 1 / 0 / -1 (gave up); a harder target made settles the easier ones given up on.
         targets = sorted({r.contract.target for r in members}, reverse=misere)
-        todo = np.ones(n, dtype=bool)
+        status = np.ones(n, dtype=np.int8)
         for target in targets:
-            ans = np.zeros(n, dtype=bool)
-            idx = np.flatnonzero(todo)
+            idx = np.flatnonzero(status != 0)
             if idx.size:
-                ans[idx] = np.asarray(
-                    model.makes(deals[idx], trump=trump, leader=leader, side=side, misere=misere, target=target),
-                    dtype=bool,
-                )
-            answers[target] = ans
-            todo = ans
+                got = np.asarray(
+                    model.makes(deals[idx], trump=trump, leader=leader, side=side, misere=misere, target=target)
+                ).astype(np.int8)
+                status = status.copy()
+                status[idx] = np.where(got < 0, -1, got > 0)
+                settled = idx[got > 0]
+                for earlier in answers.values():
+                    earlier[settled] = 1
+            answers[target] = status
         for r in members:
-            r.made.append(answers[r.contract.target])
+            status = answers[r.contract.target]
+            given_up |= status < 0
+            r.made.append(np.where(status < 0, np.nan, status.astype(float)))
             r.tricks.append(np.full(n, -1, dtype=np.int8))
+    return given_up
 
 
 def _row_arrays(rows: list[_Row], i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(made as float 0..1, payoff per deal, tricks or -1) of row ``i`` over all deals so far."""
+    """(made as float 0..1, payoff per deal, tricks or -1) of row ``i`` over all deals so far.
+
+    ``made`` and ``payoff`` are NaN on the deals the play model gave up on.
+    """
     row = rows[i]
     made = np.concatenate(row.made).astype(float) if row.made else np.zeros(0)
     tricks = np.concatenate(row.tricks) if row.tricks else np.zeros(0, dtype=np.int8)
-    if row.binary and np.any(tricks < 0):
+    unknown = np.isnan(made)
+    if row.binary and np.any((tricks < 0) & ~unknown):
         success = row.values[row.contract.is_made(np.arange(14))][0]
         failure = row.values[~row.contract.is_made(np.arange(14))][0]
         payoff = np.where(made > 0, success, failure)
     else:
-        payoff = row.values[tricks.astype(np.int64)]
+        payoff = row.values[np.maximum(tricks, 0).astype(np.int64)]
+    payoff = np.where(unknown, np.nan, payoff)
     return made, payoff, tricks
 
 
 def _fixed_halfwidths(rows: list[_Row]) -> float:
+    """Largest sampling half-width of the fixed rows (over their solved deals)."""
     worst = 0.0
     for i, row in enumerate(rows):
         if row.choice != "fixed":
             continue
         made, _, _ = _row_arrays(rows, i)
-        lo, hi = wilson_interval(made.mean(), made.size)
+        made = made[~np.isnan(made)]
+        lo, hi = wilson_interval(made.mean() if made.size else 0.5, made.size)
         worst = max(worst, (hi - lo) / 2)
     return worst
 
@@ -304,7 +360,7 @@ def _fixed_halfwidths(rows: list[_Row]) -> float:
 
 _JSON_COLUMNS = (
     "row", "contract", "title", "rank", "trump", "partner", "choice", "candidate", "allowed",
-    "target", "misere", "leader", "exposed", "samples", "p_make", "ci_low", "ci_high",
+    "target", "misere", "leader", "exposed", "samples", "unresolved", "p_make", "ci_low", "ci_high",
     "ev_units", "ev_low", "ev_high", "tricks_mean", "exact", "play_model",
 )  # fmt: skip
 
@@ -341,7 +397,8 @@ class Advice:
         The turn-up card code (``None`` without a turn-up).
     rules : RuleSet
     samples : int
-        Deals used (every row is evaluated on all of them).
+        Deals sampled; every row is evaluated on all of them, and a row's estimates leave out
+        the deals the solver gave up on for it (the table's ``samples`` and ``unresolved`` columns).
     seed : int
         Seed of the deal stream; ``advise(..., seed=advice.seed)`` repeats the run.
     play_model : str
@@ -369,6 +426,12 @@ class Advice:
         Target Wilson half-width (``None`` when ``samples`` was fixed).
     converged : bool
         True if every interval reached the tolerance (always True with fixed ``samples``).
+    unresolved : int
+        Deals on which at least one question took the solver more than :attr:`max_nodes`
+        positions (each row's own count is its ``unresolved`` column; its intervals cover every
+        outcome those deals could have had).
+    max_nodes : int or None
+        The solver's cap per question (``None``: none, every deal solved exactly).
 
     Notes
     -----
@@ -396,6 +459,8 @@ class Advice:
     over: str | None = None
     tolerance: float | None = None
     converged: bool = True
+    unresolved: int = 0
+    max_nodes: int | None = None
 
     # -- text -------------------------------------------------------------------------------
 
@@ -410,6 +475,12 @@ class Advice:
 
     def summary(self) -> str:
         """One line, e.g. ``"Bid Misère: 71% (68–74%), +3.8 units; Solo is second at +1.2"``."""
+        line = self._summary()
+        if self.unresolved:
+            line += f"; {self.unresolved} of {self.samples} deals unsolved, counted both ways in the intervals"
+        return line
+
+    def _summary(self) -> str:
         best, second = self.recommended, self.runner_up
         if best is None:
             line = "Pass: no allowed contract is expected to win"
@@ -432,6 +503,11 @@ class Advice:
         if self.close_call:
             line += " (close call: the difference is within the noise)"
         return line
+
+    def _unresolved_text(self) -> str:
+        if not self.unresolved:
+            return ""
+        return f" ({self.unresolved} unsolved within {self.max_nodes:,} positions per question)"
 
     def _best_allowed(self) -> pd.Series | None:
         cands = self.table[self.table["candidate"] & self.table["allowed"]]
@@ -493,6 +569,8 @@ class Advice:
             "over": self.over,
             "tolerance": self.tolerance,
             "converged": bool(self.converged),
+            "unresolved": int(self.unresolved),
+            "max_nodes": None if self.max_nodes is None else int(self.max_nodes),
             "contracts": contracts,
             "recommendation": rec,
         }
@@ -586,7 +664,8 @@ class Advice:
         return (
             f"<div><p>{html.escape(self.summary())}</p>"
             f'<table style="border-collapse:collapse;font-family:monospace"><tr>{ths}</tr>{"".join(lines)}</table>'
-            f"<p><small>{self.samples} deals, seed {self.seed}; {html.escape(self.play_note)}</small></p>"
+            f"<p><small>{self.samples} deals{self._unresolved_text()}, seed {self.seed}; "
+            f"{html.escape(self.play_note)}</small></p>"
             f"{self._chart_svg()}</div>"
         )
 
@@ -627,6 +706,7 @@ def advise(
     exact: bool | None = None,
     contracts: Any = None,
     progress: Callable[[int, int], None] | None = None,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
 ) -> Advice:
     """Evaluate every contract of the rule set for one hand and recommend a bid.
 
@@ -668,6 +748,11 @@ def advise(
         adaptive sampling the ``max_samples`` cap (the run may stop earlier; the last call then
         has ``deals_done < deals_planned``).  Without a callback the deals are solved in whole
         batches; either way the results are the same.
+    max_nodes : int or None, default DEFAULT_MAX_NODES
+        Search positions the named play model may spend on one question of one deal before
+        the deal is left out (see the module docstring: the intervals then cover both outcomes
+        of such deals); ``None`` solves every deal exactly, however long it takes.  Ignored
+        when ``play_model`` is a :class:`PlayModel` instance (it carries its own setting).
 
     Returns
     -------
@@ -686,7 +771,8 @@ def advise(
     ContractError
         An unknown ``over`` contract.
     AdviceError
-        A bad ``samples``, ``max_samples``, ``tolerance``, ``seed``, ``exact`` or play model.
+        A bad ``samples``, ``max_samples``, ``tolerance``, ``seed``, ``exact``, ``max_nodes`` or
+        play model.
     ConstraintError, SamplingError
         From the sampler.
     """
@@ -724,10 +810,12 @@ def advise(
         raise AdviceError(f"tolerance must be a number in (0, 0.5], got {tolerance!r}")
     if exact not in (None, True, False):
         raise AdviceError(f"exact must be True, False or None, got {exact!r}")
+    if max_nodes is not None:
+        max_nodes = _check_int(max_nodes, "max_nodes", 1)
     if isinstance(play_model, PlayModel):
         model = play_model
     elif isinstance(play_model, str) and play_model.strip().lower() in PLAY_MODELS:
-        model = PLAY_MODELS[play_model.strip().lower()]()
+        model = PLAY_MODELS[play_model.strip().lower()](max_nodes=max_nodes)
     else:
         raise AdviceError(f"unknown play model {play_model!r}; available: {', '.join(PLAY_MODELS)}")
     if seed is None:
@@ -744,13 +832,16 @@ def advise(
 
     planned = samples if samples is not None else max_samples
 
+    unresolved = 0
+
     def solve(deals: np.ndarray, done: int) -> None:
+        nonlocal unresolved
         if progress is None:
-            _solve_batch_rows(rows, deals, model, exact)
+            unresolved += int(_solve_batch_rows(rows, deals, model, exact).sum())
             return
         for start in range(0, deals.shape[0], PROGRESS_CHUNK):
             part = deals[start : start + PROGRESS_CHUNK]
-            _solve_batch_rows(rows, part, model, exact)
+            unresolved += int(_solve_batch_rows(rows, part, model, exact).sum())
             progress(done + start + part.shape[0], planned)
 
     total = 0
@@ -771,7 +862,8 @@ def advise(
                 break
 
     table, distribution, payoffs = _summarise(rows, rule_set, p, over_contract, model.name)
-    rec, runner, close, margin = _recommend(table, payoffs)
+    ranges = {i: (float(r.values.min()), float(r.values.max())) for i, r in enumerate(rows)}
+    rec, runner, close, margin = _recommend(table, payoffs, ranges)
     return Advice(
         hand=the_hand,
         seat=PLAY_SEATS[p],
@@ -791,13 +883,38 @@ def advise(
         over=None if over_contract is None else over_contract.name,
         tolerance=None if samples is not None else float(tolerance),
         converged=converged,
+        unresolved=unresolved,
+        max_nodes=getattr(model, "max_nodes", None),
     )
+
+
+def _nanmean(x: np.ndarray) -> float:
+    """Mean over the non-NaN entries (NaN if there are none)."""
+    x = x[~np.isnan(x)]
+    return float(x.mean()) if x.size else math.nan
+
+
+def _widen(lo: float, hi: float, n: int, unresolved: int, worst: float, best: float) -> tuple[float, float]:
+    """Bounds of a mean over ``n`` solved deals widened for ``unresolved`` unknown ones.
+
+    The unknown deals may have had any value in ``[worst, best]``: the low bound takes them all
+    at ``worst``, the high bound all at ``best`` (means over ``n + unresolved`` deals).
+    """
+    if not unresolved:
+        return lo, hi
+    total = n + unresolved
+    return (n * lo + unresolved * worst) / total, (n * hi + unresolved * best) / total
 
 
 def _summarise(
     rows: list[_Row], rules: RuleSet, seat: int, over: Contract | None, model_name: str
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, np.ndarray]]:
-    """Build the table, the trick distributions and the per-deal payoffs of each row."""
+    """Build the table, the trick distributions and the per-deal payoffs of each row.
+
+    A row's estimates are over the deals solved for it; its ``unresolved`` deals (NaN) widen
+    its intervals to cover any outcome of theirs (:func:`_widen`; for ``p_make`` the Wilson
+    bounds over all the deals with every unresolved one failing, or making).
+    """
     arrays: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     for i, row in enumerate(rows):
         if row.choice == "fixed":
@@ -806,8 +923,8 @@ def _summarise(
     chosen: dict[int, int] = {}
     for i, row in enumerate(rows):
         if row.choice == "best":
-            evs = [arrays[j][1].mean() for j in row.sources]
-            pm = [arrays[j][0].mean() for j in row.sources]
+            evs = [_nanmean(arrays[j][1]) for j in row.sources]
+            pm = [_nanmean(arrays[j][0]) for j in row.sources]
             k = max(range(len(evs)), key=lambda m: (evs[m], pm[m], -m))
             chosen[i] = row.sources[k]
             arrays[i] = arrays[row.sources[k]]
@@ -822,10 +939,18 @@ def _summarise(
     dist_records = []
     for i, row in enumerate(rows):
         made, payoff, tricks = arrays[i]
+        known = ~np.isnan(made)
+        unresolved = int(made.size - known.sum())
+        made, payoff, tricks = made[known], payoff[known], tricks[known]
         n = made.size
         c = row.contract
         pm = float(made.mean()) if n else math.nan
-        lo, hi = wilson_interval(pm, n)
+        if unresolved:
+            total = n + unresolved
+            lo = wilson_interval(float(made.sum()) / total, total)[0]
+            hi = wilson_interval((float(made.sum()) + unresolved) / total, total)[1]
+        else:
+            lo, hi = wilson_interval(pm, n)
         counted = n > 0 and bool(np.all(tricks >= 0)) and row.choice != "any"
         if row.binary and row.choice != "any":
             win = float(row.values[c.is_made(np.arange(14))][0])
@@ -835,6 +960,8 @@ def _summarise(
             sd = float(payoff.std(ddof=1)) if n > 1 else math.inf
             half = Z95 * sd / math.sqrt(n) if n else math.inf
             ev_low, ev_high = float(payoff.mean()) - half, float(payoff.mean()) + half
+            ev_low, ev_high = _widen(ev_low, ev_high, n, unresolved, float(row.values.min()),
+                                     float(row.values.max()))
         partner = None if row.partner is None else PLAY_SEATS[row.partner]
         if row.choice == "any":
             partner = "any"
@@ -854,6 +981,7 @@ def _summarise(
                 "leader": PLAY_SEATS[row.leader],
                 "exposed": c.exposed,
                 "samples": n,
+                "unresolved": unresolved,
                 "p_make": pm,
                 "ci_low": float(lo),
                 "ci_high": float(hi),
@@ -889,9 +1017,16 @@ def _summarise(
 
 
 def _recommend(
-    table: pd.DataFrame, payoffs: Mapping[int, np.ndarray]
+    table: pd.DataFrame,
+    payoffs: Mapping[int, np.ndarray],
+    ranges: Mapping[int, tuple[float, float]] | None = None,
 ) -> tuple[pd.Series | None, pd.Series | None, bool, tuple[float, float, float]]:
-    """Best allowed candidate (or pass), runner-up, close call and the paired margin."""
+    """Best allowed candidate (or pass), runner-up, close call and the paired margin.
+
+    The paired difference is taken over the deals solved for both; the deals either was not
+    solved on (NaN payoffs) widen its interval by the most and least the difference could be
+    on them (``ranges``: each row's lowest and highest settlement).
+    """
     cands = table[table["candidate"] & table["allowed"]].sort_values(
         ["ev_units", "p_make", "rank"], ascending=[False, False, True], kind="stable"
     )
@@ -910,11 +1045,19 @@ def _recommend(
     ref = a if a is not None else b
     n = ref.size if ref is not None else 0
     diff = (a if a is not None else np.zeros(n)) - (b if b is not None else np.zeros(n))
+    unresolved = int(np.isnan(diff).sum())
+    diff = diff[~np.isnan(diff)]
+    n = diff.size
     if n > 1:
         half = Z95 * float(diff.std(ddof=1)) / math.sqrt(n)
         margin = (float(diff.mean()), float(diff.mean()) - half, float(diff.mean()) + half)
     else:
         margin = (float(diff.mean()) if n else math.nan, -math.inf, math.inf)
+    if unresolved and ranges is not None and n > 1:
+        ra = ranges[int(best[3]["row"])] if best[3] is not None else (0.0, 0.0)
+        rb = ranges[int(second[3]["row"])] if second[3] is not None else (0.0, 0.0)
+        lo, hi = _widen(margin[1], margin[2], n, unresolved, ra[0] - rb[1], ra[1] - rb[0])
+        margin = (margin[0], lo, hi)
     # close call: the two values are not told apart.  The deals are shared, so the paired
     # difference decides (sharper than comparing the two rows' own intervals).
     close = bool(margin[1] <= 0.0)

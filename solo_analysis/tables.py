@@ -413,7 +413,10 @@ def evaluate_deals(
         rows = []
         for seat in range(4):
             rows.extend(_build_rows(rs, seat, turnup_suit, only))
-        _solve_batch_rows(rows, d[idx], model, False)
+        if _solve_batch_rows(rows, d[idx], model, False).any():
+            raise TableError(
+                f"play model {model.name!r} gave up on some deals: odds tables need every deal solved"
+            )
         # per (contract, seat, partner): the answers for each denomination
         answers: dict[tuple[str, int, int | None], dict[int, np.ndarray]] = defaultdict(dict)
         for row in rows:

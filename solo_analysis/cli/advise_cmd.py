@@ -46,7 +46,9 @@ def _table_text(advice: Any) -> str:
         f"seat: {advice.seat}   turn-up: {turnup}   rules: {advice.rules.name}"
         + (f"   over: {advice.over}" if advice.over else ""),
         f"deals: {advice.samples} (seed {advice.seed})"
-        + ("" if advice.converged else f"; cap reached before the ±{100 * advice.tolerance:.0f}% tolerance"),
+        + ("" if advice.converged else f"; cap reached before the ±{100 * advice.tolerance:.0f}% tolerance")
+        + (f"; {advice.unresolved} not solved within {advice.max_nodes:,} positions per question"
+           " (intervals cover both outcomes)" if advice.unresolved else ""),
         "",
     ]
     best_row = None if advice.recommended is None else int(advice.recommended["row"])
@@ -176,6 +178,9 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 @click.option("--over", default=None, help="The highest bid so far: only higher contracts are advised.")
 @click.option("--contracts", default=None, help="Comma-separated contracts to evaluate (default: all).")
 @click.option("--exact", is_flag=True, default=False, help="Count tricks on every row (slower).")
+@click.option("--max-nodes", type=int, default=None, metavar="N",
+              help="Search positions per question and deal before a deal is left unsolved "
+                   "(default 5,000,000, one to two seconds; 0: no limit, solve every deal exactly).")
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATTERS), case_sensitive=False), default="table",
               show_default=True)
 @click.option("--plot", "plot_path", default=None, metavar="FILE",
@@ -194,17 +199,21 @@ def advise(
     over: str | None,
     contracts: str | None,
     exact: bool,
+    max_nodes: int | None,
     fmt: str,
     plot_path: str | None,
     quiet: bool,
 ) -> None:
     """Evaluate every contract for HAND (e.g. AKJ94.K83.Q72.65) and recommend a bid."""
-    from ..advice import DEFAULT_MAX_SAMPLES, DEFAULT_TOLERANCE, advise as run_advise
+    from ..advice import DEFAULT_MAX_NODES, DEFAULT_MAX_SAMPLES, DEFAULT_TOLERANCE, advise as run_advise
 
     if samples is not None and (tolerance is not None or max_samples is not None):
         raise click.UsageError("give either --samples or --tolerance/--max-samples, not both")
     if plot_path is not None:
         _check_plot_path(plot_path)
+    if max_nodes is not None and max_nodes < 0:
+        raise click.UsageError(f"--max-nodes must be 0 (no limit) or a positive number, got {max_nodes}")
+    budget = DEFAULT_MAX_NODES if max_nodes is None else (max_nodes or None)
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
     line = None
     if not quiet and _stderr_is_terminal():
@@ -225,6 +234,7 @@ def advise(
             tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
             max_samples=DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
             exact=True if exact else None,
+            max_nodes=budget,
             contracts=names,
             progress=line,
         )
