@@ -55,6 +55,9 @@ TT_BITS_DEFAULT = 18
 NT = 4
 
 _MASK13 = 0x1FFF
+_SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
+_RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
+_LOWBIT = np.array([0] + [(i & -i).bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)
 _HASH_A = 0x1F3D5B79A3C4E2B5 & 0x7FFFFFFFFFFFFFFF
 _HASH_B = 0x2545F4914F6CDD1D
 
@@ -496,7 +499,7 @@ _REL = 12     # relevant cards (52-bit) gathered from the children searched
 _LENS = 13    # hand-suit lengths key of a boundary node
 _SEQ = 14     # 14..17: owner sequence of each suit's live cards
 _NLIVE = 18   # 18..21: live cards in each suit
-_LW = 22     # 22..25: per suit, moves of the mover below this rank are skipped (-1: none)
+_LW = 22     # 4 bits a suit: moves of the mover below this rank are skipped (15: none)
 
 
 @njit(cache=True, inline="always")
@@ -750,10 +753,7 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                                         st[d, _TMASK], trump, maxer, wants, moves, scores, d,
                                         hist)
                 st[d, _I] = 0
-                st[d, _LW] = -1
-                st[d, _LW + 1] = -1
-                st[d, _LW + 2] = -1
-                st[d, _LW + 3] = -1
+                st[d, _LW] = 0xFFFF
                 entering = False
                 continue
             # resolved at entry: return (value, rel) to the parent
@@ -766,21 +766,23 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                 # refutation depended on in its suit, the same refutation answers
                 # every other card of the mover in that suit below those cards
                 pc = moves[d, i - 1]
-                ps = pc // 13
-                if st[d, _LW + ps] < 0:
+                ps = _SUIT_OF[pc]
+                pk = st[d, _LW]
+                if ((pk >> (4 * ps)) & 15) == 15:
                     rs = (st[d, _REL] >> (13 * ps)) & _MASK13
                     low = 13
                     if rs != 0:
-                        low = 0
-                        while not (rs >> low) & 1:
-                            low += 1
-                    if pc - 13 * ps < low:
-                        st[d, _LW + ps] = low
-                while i < nm:
-                    c = moves[d, i]
-                    if c - 13 * (c // 13) >= st[d, _LW + c // 13]:
-                        break
-                    i += 1
+                        low = _LOWBIT[rs]
+                    if _RANK_OF[pc] < low:
+                        pk = pk ^ ((15 ^ low) << (4 * ps))
+                        st[d, _LW] = pk
+                if pk != 0xFFFF:
+                    while i < nm:
+                        c = moves[d, i]
+                        t = (pk >> (4 * _SUIT_OF[c])) & 15
+                        if t == 15 or _RANK_OF[c] >= t:
+                            break
+                        i += 1
             if i < nm:
                 st[d, _I] = i + 1
                 c = moves[d, i]
