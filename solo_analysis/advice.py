@@ -37,7 +37,7 @@ Deals the solver gives up on
 ----------------------------
 A few deals take the exact search millions of positions (tight lone-declarer Solo contracts and
 Misère are the worst: some need minutes).  ``advise`` caps the search of each question at
-``max_nodes`` positions (:data:`DEFAULT_MAX_NODES`, one to two seconds of one core; ``None``: no cap).
+``max_nodes`` positions (:data:`DEFAULT_MAX_NODES`, about a second of one core; ``None``: no cap).
 A row's estimates (``p_make``, ``ev_units``, ``tricks_mean``) are then over the deals solved for it
 (its ``samples``), and its ``unresolved`` deals widen its intervals to cover every outcome they
 could have had: ``ci_low`` is the Wilson bound with all of them failing, ``ci_high`` with all of
@@ -95,7 +95,7 @@ DEFAULT_TOLERANCE: float = 0.02
 #: most deals an adaptive run samples
 DEFAULT_MAX_SAMPLES: int = 2000
 #: positions the solver may visit for one question on one deal before ``advise`` gives up on
-#: the deal (one to two seconds of one core); see "Deals the solver gives up on" above
+#: the deal (about a second of one core); see "Deals the solver gives up on" above
 DEFAULT_MAX_NODES: int = 5_000_000
 #: size of the first batch of an adaptive run; later batches double the total so far
 FIRST_BATCH: int = 64

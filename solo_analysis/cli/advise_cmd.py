@@ -180,7 +180,7 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 @click.option("--exact", is_flag=True, default=False, help="Count tricks on every row (slower).")
 @click.option("--max-nodes", type=int, default=None, metavar="N",
               help="Search positions per question and deal before a deal is left unsolved "
-                   "(default 5,000,000, one to two seconds; 0: no limit, solve every deal exactly).")
+                   "(default 5,000,000, about a second; 0: no limit, solve every deal exactly).")
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATTERS), case_sensitive=False), default="table",
               show_default=True)
 @click.option("--plot", "plot_path", default=None, metavar="FILE",
