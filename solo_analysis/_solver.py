@@ -909,6 +909,11 @@ def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, mov
     (in all, over the searches one answer takes; ``max_nodes <= 0``: no limit).
     """
     nodes = _budget(max_nodes)
+    # The table's round-robin counters are the only state that outlives a deal (entries of
+    # other deals never match and count as free): reset them so that the search, its node
+    # count and so a budget's outcome depend on this deal alone, not on the deals a thread
+    # solved before it.
+    tt[2][:] = 0
     h = hands.copy()
     maxer, counted, wants = _roles(side_mask, misere)
     normal = not misere

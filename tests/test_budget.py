@@ -96,3 +96,14 @@ def test_cli_budget(capsys):
     assert code == 0 and "not solved" not in out
     code, out, err = run(base + ["--max-nodes", "-1"], capsys)
     assert_one_line_error(code, out, err, "--max-nodes")
+
+
+def test_budget_outcome_depends_on_the_deal_alone(deals):
+    """Same answers (given up or not) whatever the order, batch size or thread of the deals."""
+    question = dict(**QUESTION, target=5, max_nodes=2000)
+    together = solve_batch(deals, **question)
+    one_by_one = np.concatenate([solve_batch(deals[i : i + 1], **question) for i in range(len(deals))])
+    reversed_ = solve_batch(deals[::-1], **question)[::-1]
+    assert (together < 0).any() and (together >= 0).any()
+    assert np.array_equal(together, one_by_one)
+    assert np.array_equal(together, reversed_)
