@@ -316,11 +316,11 @@ class _TimedModel(PlayModel):
         return result
 
 
-def _play_model(play_model: str | PlayModel) -> PlayModel:
+def _play_model(play_model: str | PlayModel, max_nodes: int | None = None) -> PlayModel:
     if isinstance(play_model, PlayModel):
         return play_model
     if isinstance(play_model, str) and play_model.strip().lower() in PLAY_MODELS:
-        return PLAY_MODELS[play_model.strip().lower()]()
+        return PLAY_MODELS[play_model.strip().lower()](max_nodes=max_nodes)
     raise TableError(f"unknown play model {play_model!r}; available: {', '.join(PLAY_MODELS)}")
 
 
@@ -331,6 +331,26 @@ def _question_labels(rules: RuleSet, names: Sequence[str]) -> dict[tuple[bool, i
         c = rules.contract(name)
         groups[(c.misere, c.target, c.partnership)].append(name)
     return {k: "/".join(v) for k, v in groups.items()}
+
+
+def _any_made(parts: list[np.ndarray]) -> np.ndarray:
+    """Per deal: 1.0 if any part made, else NaN if any was given up on, else 0.0."""
+    stack = np.vstack(parts)
+    out = np.where(np.isnan(stack).any(axis=0), np.nan, 0.0)
+    return np.where((stack == 1.0).any(axis=0), 1.0, out)
+
+
+def _status(made: np.ndarray) -> np.ndarray:
+    """1.0 / 0.0 / NaN -> int8 1 / 0 / -2 (given up)."""
+    return np.where(np.isnan(made), -2, made > 0).astype(np.int8)
+
+
+def unsolved_mask(frame: pd.DataFrame, column: str) -> np.ndarray:
+    """Rows of ``frame`` whose ``column`` outcome was given up on (see :func:`evaluate_deals`)."""
+    if "unsolved" not in frame.columns:
+        return np.zeros(len(frame), dtype=bool)
+    u = frame["unsolved"].astype(str).to_numpy()
+    return np.array([column in x.split(",") if x else False for x in u], dtype=bool)
 
 
 def _longest_eligible(lengths: np.ndarray, honours: np.ndarray, eligible: Sequence[int]) -> np.ndarray:
@@ -349,6 +369,7 @@ def evaluate_deals(
     contracts: Iterable[str] | None = None,
     first_index: int = 0,
     play_model: str | PlayModel = "double-dummy",
+    max_nodes: int | None = None,
 ) -> tuple[pd.DataFrame, dict[str, dict[str, float]]]:
     """Hand features and the double-dummy outcome of every contract, for every deal and seat.
 
@@ -367,12 +388,18 @@ def evaluate_deals(
     play_model : str or PlayModel, default "double-dummy"
         How each deal is played (a name of :data:`~solo_analysis.advice.PLAY_MODELS`, or an
         instance); the tables are double-dummy unless told otherwise.
+    max_nodes : int, optional
+        Search positions the named play model may spend on one question of one deal; an
+        answer it gives up on is null in its outcome column and named in ``unsolved``.
+        ``None`` (default): every answer exact.
 
     Returns
     -------
     frame : pandas.DataFrame
         ``4 n`` rows (deal-major, seats in play order): ``deal``, ``seat``, ``turnup``, the
-        :data:`FEATURES`, and the outcome columns of :func:`result_columns` (nullable booleans).
+        :data:`FEATURES`, the outcome columns of :func:`result_columns` (nullable booleans: null
+        where the question is not asked, or was given up on) and ``unsolved`` (the outcome
+        columns given up on, comma-separated; ``""`` for none).
     timings : dict
         ``{"seconds": {question: s}, "deals": {question: deals asked}}``, where a question is
         labelled by the contracts that ask it.
@@ -401,8 +428,8 @@ def evaluate_deals(
         tu = None
     feats = hand_features(d, tu)
     cols = result_columns(rs, names)
-    values = {col: np.full((n, 4), -1, dtype=np.int8) for col, _, _ in cols}  # -1: not asked
-    model = _TimedModel(_play_model(play_model), _question_labels(rs, names))
+    values = {col: np.full((n, 4), -1, dtype=np.int8) for col, _, _ in cols}  # -1: not asked, -2: given up
+    model = _TimedModel(_play_model(play_model, max_nodes), _question_labels(rs, names))
     suit_of = np.full(n, -1, dtype=np.int64) if tu is None else tu // 13
     lengths = np.stack([(d // 13 == s).sum(axis=-1) for s in range(4)], axis=-1)
     honours = np.stack([((d // 13 == s) & (d % 13 >= _JACK)).sum(axis=-1) for s in range(4)], axis=-1)
@@ -413,10 +440,7 @@ def evaluate_deals(
         rows = []
         for seat in range(4):
             rows.extend(_build_rows(rs, seat, turnup_suit, only))
-        if _solve_batch_rows(rows, d[idx], model, False).any():
-            raise TableError(
-                f"play model {model.name!r} gave up on some deals: odds tables need every deal solved"
-            )
+        _solve_batch_rows(rows, d[idx], model, False)
         # per (contract, seat, partner): the answers for each denomination
         answers: dict[tuple[str, int, int | None], dict[int, np.ndarray]] = defaultdict(dict)
         for row in rows:
@@ -424,26 +448,27 @@ def evaluate_deals(
                 continue
             c = row.contract
             seat = row.side[0] if row.partner is None else next(s for s in row.side if s != row.partner)
-            answers[(c.name, seat, row.partner)][row.trump] = np.asarray(row.made[0], dtype=bool)
+            # 1.0 made, 0.0 failed, NaN given up
+            answers[(c.name, seat, row.partner)][row.trump] = np.asarray(row.made[0], dtype=float)
         for (name, seat, partner), by_trump in answers.items():
             c = rs.contract(name)
-            anyone = np.logical_or.reduce(list(by_trump.values()))
+            anyone = _any_made(list(by_trump.values()))
             if c.partnership:
-                values[f"{name}_{PLAY_SEATS[partner]}"][idx, seat] = anyone
+                values[f"{name}_{PLAY_SEATS[partner]}"][idx, seat] = _status(anyone)
             elif _is_choice(rs, c):
-                values[name][idx, seat] = anyone
+                values[name][idx, seat] = _status(anyone)
                 for t, made in by_trump.items():
-                    values[f"{name}_{_SUIT_TEXT[t]}"][idx, seat] = made
+                    values[f"{name}_{_SUIT_TEXT[t]}"][idx, seat] = _status(made)
                 suits = [t for t in by_trump if t < 4]
                 if suits:
                     longest = _longest_eligible(lengths[idx, seat], honours[idx, seat], suits)
-                    stacked = np.zeros((idx.size, 4), dtype=bool)
+                    stacked = np.zeros((idx.size, 4), dtype=float)
                     for t in suits:
                         stacked[:, t] = by_trump[t]
-                    values[f"{name}_long"][idx, seat] = stacked[np.arange(idx.size), longest]
+                    values[f"{name}_long"][idx, seat] = _status(stacked[np.arange(idx.size), longest])
             else:
                 (made,) = by_trump.values()
-                values[name][idx, seat] = made
+                values[name][idx, seat] = _status(made)
     data: dict[str, Any] = {
         "deal": np.repeat(np.arange(first_index, first_index + n, dtype=np.int64), 4),
         "seat": pd.Categorical(np.tile(np.array(PLAY_SEATS), n), categories=list(PLAY_SEATS)),
@@ -451,10 +476,14 @@ def evaluate_deals(
     }
     for name in FEATURES:
         data[name] = feats[name].reshape(-1)
+    unsolved = [[] for _ in range(4 * n)]
     for col, _, _ in cols:
         v = values[col].reshape(-1)
         data[col] = pd.array(np.where(v < 0, False, v > 0), dtype="boolean")
         data[col][v < 0] = pd.NA
+        for i in np.flatnonzero(v == -2):
+            unsolved[i].append(col)
+    data["unsolved"] = [",".join(u) for u in unsolved]
     frame = pd.DataFrame(data)
     timings = {"seconds": dict(model.seconds), "deals": {k: float(v) for k, v in model.calls.items()}}
     return frame, timings
@@ -467,6 +496,7 @@ def evaluate_chunk(
     rules: RuleSet | str = "classic",
     contracts: Iterable[str] | None = None,
     play_model: str | PlayModel = "double-dummy",
+    max_nodes: int | None = None,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Deal and evaluate deals ``start .. start+n-1`` of the run ``seed`` (the unit of work).
 
@@ -477,7 +507,7 @@ def evaluate_chunk(
     deals = deals_at(seed, start, n)
     turnups = turnup_cards(seed, start, deals) if rs.turnup else None
     frame, timings = evaluate_deals(
-        deals, turnups, rs, contracts=contracts, first_index=start, play_model=play_model
+        deals, turnups, rs, contracts=contracts, first_index=start, play_model=play_model, max_nodes=max_nodes
     )
     timings["wall"] = time.perf_counter() - t0
     return frame, timings
@@ -487,10 +517,18 @@ def evaluate_chunk(
 
 
 def _interval_columns(table: pd.DataFrame, thin: int) -> pd.DataFrame:
+    """share and its 95 % Wilson interval; ``unresolved`` hands widen it to both outcomes."""
     table["count"] = table["count"].astype(np.int64)
     table["makes"] = table["makes"].astype(np.int64)
+    if "unresolved" not in table.columns:
+        table["unresolved"] = 0
+    table["unresolved"] = table["unresolved"].astype(np.int64)
     share = np.where(table["count"] > 0, table["makes"] / table["count"].clip(lower=1), np.nan)
-    lo, hi = wilson_interval(np.nan_to_num(share), table["count"].to_numpy())
+    total = (table["count"] + table["unresolved"]).to_numpy()
+    low_share = table["makes"].to_numpy() / np.maximum(total, 1)
+    high_share = (table["makes"] + table["unresolved"]).to_numpy() / np.maximum(total, 1)
+    lo = wilson_interval(low_share, total)[0]
+    hi = wilson_interval(high_share, total)[1]
     table["share"] = share
     table["ci_low"] = lo
     table["ci_high"] = hi
@@ -506,9 +544,10 @@ def contract_frequencies(
     Returns
     -------
     pandas.DataFrame
-        ``seat, contract, variant, count, makes, share, ci_low, ci_high, thin``; ``count``
-        counts the hands where the question was asked (a suit's column is null where the
-        suit is not eligible), the interval is the 95 % Wilson score interval.
+        ``seat, contract, variant, count, makes, unresolved, share, ci_low, ci_high, thin``;
+        ``count`` counts the hands where the question was asked and answered (a suit's column
+        is null where the suit is not eligible), ``unresolved`` those given up on; the interval
+        is the 95 % Wilson score interval, widened to cover either outcome of the unresolved.
     """
     records = []
     rs = load_rules(rules)
@@ -516,10 +555,12 @@ def contract_frequencies(
         for seat in PLAY_SEATS:
             if rs.contract(contract).partnership and seat == variant:
                 continue  # nobody partners himself
-            v = frame.loc[frame["seat"] == seat, col].dropna()
+            at_seat = (frame["seat"] == seat).to_numpy()
+            v = frame.loc[at_seat, col].dropna()
             records.append(
                 {"seat": seat, "contract": contract, "variant": variant,
-                 "count": int(v.size), "makes": int(v.astype(bool).sum())}
+                 "count": int(v.size), "makes": int(v.astype(bool).sum()),
+                 "unresolved": int((unsolved_mask(frame, col) & at_seat).sum())}
             )  # fmt: skip
     return _interval_columns(pd.DataFrame.from_records(records), thin)
 
@@ -546,6 +587,7 @@ def prop_pairs(frame: pd.DataFrame, contract: str = "prop") -> pd.DataFrame:
                         "pair_trump_len": (fa["trump_len"] + fb["trump_len"]).astype(np.int8),
                         "pair_trump_honours": (fa["trump_honours"] + fb["trump_honours"]).astype(np.int8),
                         contract: fa[f"{contract}_{PLAY_SEATS[b]}"],
+                        "unsolved": np.where(unsolved_mask(fa, f"{contract}_{PLAY_SEATS[b]}"), contract, ""),
                     }
                 )
             )
@@ -569,14 +611,20 @@ def feature_table(frame: pd.DataFrame, outcome: str, row: str, column: str, thin
     Returns
     -------
     pandas.DataFrame
-        ``seat, <row>, <column>, count, makes, share, ci_low, ci_high, thin``; ``seat = "all"``
+        ``seat, <row>, <column>, count, makes, unresolved, share, ci_low, ci_high, thin`` (as for
+        :func:`contract_frequencies`); ``seat = "all"``
         pools the seats (hands of one deal are not independent, so its interval is a little
         narrower than it should be).
     """
-    f = frame[["seat", row, column, outcome]].dropna(subset=[outcome])
-    f = f.assign(seat=f["seat"].astype(str), made=f[outcome].astype(bool))
+    f = frame[["seat", row, column, outcome]].assign(lost=unsolved_mask(frame, outcome))
+    f = f[f[outcome].notna().to_numpy() | f["lost"].to_numpy()]
+    known = f[outcome].notna().to_numpy()
+    f = f.assign(seat=f["seat"].astype(str), made=np.where(known, f[outcome].fillna(False).astype(bool), False),
+                 known=known)
     both = pd.concat([f, f.assign(seat="all")], ignore_index=True)
-    g = both.groupby(["seat", row, column], sort=True)["made"].agg(count="size", makes="sum").reset_index()
+    g = both.groupby(["seat", row, column], sort=True).agg(
+        count=("known", "sum"), makes=("made", "sum"), unresolved=("lost", "sum")
+    ).reset_index()
     order = {s: i for i, s in enumerate(list(dict.fromkeys(f["seat"])) + ["all"])}
     g = g.sort_values(["seat", row, column], key=lambda s: s.map(order) if s.name == "seat" else s, kind="stable")
     return _interval_columns(g.reset_index(drop=True), thin)
@@ -666,9 +714,12 @@ def _chunk_done(path: Path, n: int) -> bool:
         return False
 
 
-def _manifest(seed: int, rules: RuleSet, names: Sequence[str], chunk_size: int, model: str) -> dict[str, Any]:
+def _manifest(
+    seed: int, rules: RuleSet, names: Sequence[str], chunk_size: int, model: str, max_nodes: int | None = None
+) -> dict[str, Any]:
     return {
         "play_model": model,
+        "max_nodes": max_nodes,
         "format": FORMAT,
         "seed": seed,
         "rules": rules.name,
@@ -688,7 +739,7 @@ def _check_manifest(out: Path, manifest: dict[str, Any]) -> bool:
     except (OSError, ValueError) as exc:
         raise TableError(f"cannot read the run manifest {str(path)!r}: {exc}") from None
     diffs = []
-    for key in ("format", "seed", "rules", "chunk_size", "contracts", "play_model", "rules_toml"):
+    for key in ("format", "seed", "rules", "chunk_size", "contracts", "play_model", "max_nodes", "rules_toml"):
         if old.get(key) != manifest[key]:
             if key == "rules_toml":
                 diffs.append("rule-set options")
@@ -792,6 +843,7 @@ def run_tables(
     progress: bool | Callable[..., None] = True,
     command: str | None = None,
     thin: int = THIN,
+    max_nodes: int | None = None,
 ) -> TableRun:
     """Deal, solve and summarise ``deals`` random deals into ``out`` (resumable).
 
@@ -825,6 +877,12 @@ def run_tables(
         Recorded in ``metadata.json`` (default: this process's command line).
     thin : int, default THIN
         Table cells with fewer hands are flagged ``thin``.
+    max_nodes : int, optional
+        Search positions the named play model may spend on one question of one deal (part of
+        the run's identity).  Answers it gives up on are recorded as unsolved (the ``unsolved``
+        column of ``deals.parquet``, the ``unresolved`` column of the tables, whose intervals
+        then cover both outcomes), so a rare very hard deal cannot stall a long run.  ``None``
+        (default): every answer exact.
 
     Returns
     -------
@@ -846,14 +904,16 @@ def run_tables(
         threads = _check_int(threads, "threads", 1)
     rs = load_rules(rules)
     names = _select(rs, contracts)
-    model = _play_model(play_model)
+    if max_nodes is not None:
+        max_nodes = _check_int(max_nodes, "max_nodes", 1)
+    model = _play_model(play_model, max_nodes)
     try:
         import pyarrow  # noqa: F401
     except ImportError:  # pragma: no cover - pyarrow comes with the dev extra
         raise TableError("odds tables are written as Parquet and need pyarrow: pip install pyarrow") from None
     out = Path(out)
     _prepare_out(out)
-    manifest = _manifest(seed, rs, names, chunk_size, model.name)
+    manifest = _manifest(seed, rs, names, chunk_size, model.name, getattr(model, "max_nodes", None))
     if not _check_manifest(out, manifest):
         _write_text(out / "manifest.json", json.dumps(manifest, indent=2) + "\n")
 
@@ -935,6 +995,7 @@ def run_tables(
         "all_chunks": total,
         "wall_seconds": round(wall, 3),
         "play_model": model.name,
+        "max_nodes": getattr(model, "max_nodes", None),
         "turnup": "a uniformly random card of the dealer's hand, from a hash of (seed, deal index)",
         "thin": thin,
         "features": FEATURES,

@@ -444,3 +444,55 @@ def test_charts_draw_a_feature_table():
     assert sum(p.get_hatch() is not None for p in ax.patches) == 1
     lines = plots.line_chart(table, x="trump_len", hue="trump_honours")
     assert len(lines.axes[0].get_legend().get_texts()) == 2
+
+
+# --- node budget ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def budget_runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("budget")
+    exact = T.run_tables(4, 2026, base / "exact", progress=False)
+    capped = T.run_tables(4, 2026, base / "capped", progress=False, max_nodes=300_000)
+    return base, exact, capped
+
+
+def test_budget_records_unsolved_answers(budget_runs):
+    base, _, _ = budget_runs
+    frame, meta = T.load_run(base / "capped")
+    assert meta["max_nodes"] == 300_000
+    lost = frame["unsolved"].str.len() > 0
+    assert lost.any() and (~lost).any()
+    for i in np.flatnonzero(lost.to_numpy())[:20]:
+        for col in frame["unsolved"].iloc[i].split(","):
+            assert pd.isna(frame[col].iloc[i]), col  # an unsolved answer is null
+    exact, _ = T.load_run(base / "exact")
+    assert (exact["unsolved"] == "").all()
+
+
+def test_budget_intervals_cover_the_exact_shares(budget_runs):
+    base, _, _ = budget_runs
+    exact = T.contract_frequencies(T.load_run(base / "exact")[0])
+    capped = T.contract_frequencies(T.load_run(base / "capped")[0])
+    assert capped["unresolved"].sum() > 0 and exact["unresolved"].sum() == 0
+    assert ((capped["count"] + capped["unresolved"]) == exact["count"]).all()
+    share = exact["makes"] / exact["count"].clip(lower=1)
+    assert ((capped["ci_low"] <= share + 1e-12) & (share <= capped["ci_high"] + 1e-12)).all()
+
+
+def test_budget_is_part_of_the_run(budget_runs):
+    base, _, _ = budget_runs
+    with pytest.raises(TableError, match="max_nodes"):
+        T.run_tables(4, 2026, base / "capped", progress=False)  # same directory, no budget
+
+
+def test_cli_table_budget(tmp_path, capsys):
+    out = tmp_path / "run"
+    code, stdout, err = run_cli(["table", "--deals", "2", "--seed", "2026", "--out", str(out),
+                                 "--max-nodes", "300000", "--quiet"], capsys)  # fmt: skip
+    assert code == 0, err
+    meta = json.loads((out / "metadata.json").read_text())
+    assert meta["max_nodes"] == 300_000 and "--max-nodes 300000" in meta["command"]
+    code, stdout, err = run_cli(["table", "--deals", "2", "--seed", "2026", "--out", str(tmp_path / "x"),
+                                 "--max-nodes", "0", "--quiet"], capsys)  # fmt: skip
+    assert_one_line_error(code, stdout, err, "max_nodes")

@@ -18,6 +18,9 @@ import click
                    "(default: this process, all cores).")
 @click.option("--chunk-size", type=int, default=None, help="Deals per chunk file (default 100).")
 @click.option("--threads", type=int, default=None, help="numba threads without --scheduler (default: all).")
+@click.option("--max-nodes", type=int, default=None, metavar="N",
+              help="Search positions per question and deal before an answer is recorded as unsolved "
+                   "(default: no limit, every answer exact).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def table(
     deals: int,
@@ -28,6 +31,7 @@ def table(
     scheduler: str | None,
     chunk_size: int | None,
     threads: int | None,
+    max_nodes: int | None,
     quiet: bool,
 ) -> None:
     """Solve DEALS random deals for every seat and contract; write odds tables into OUT."""
@@ -37,7 +41,7 @@ def table(
     parts = ["solo-analysis", "table", "--deals", str(deals), "--seed", str(seed), "--out", out,
              "--rules", rules_spec]  # fmt: skip
     for flag, value in (("--contracts", contracts), ("--scheduler", scheduler), ("--chunk-size", chunk_size),
-                        ("--threads", threads)):  # fmt: skip
+                        ("--threads", threads), ("--max-nodes", max_nodes)):  # fmt: skip
         if value is not None:
             parts += [flag, str(value)]
     command = " ".join(shlex.quote(p) for p in parts)
@@ -56,6 +60,7 @@ def table(
         threads=threads,
         progress=not quiet,
         command=command,
+        max_nodes=max_nodes,
     )
     speed = "" if run.throughput is None else f", {run.throughput:.3g} deals/s"
     click.echo(
