@@ -15,6 +15,10 @@ Usage::
     python scripts/make_odds_tables.py --hours 2             # stop cleanly after about 2 h; rerun to resume
     python scripts/make_odds_tables.py --scheduler tcp://head:8786 --rules classic
     python scripts/make_odds_tables.py --deals 200 --out /tmp/odds   # a small trial
+    python scripts/make_odds_tables.py --max-nodes 0                 # every answer exact (may stall)
+
+Each question gets ``--max-nodes`` search positions (default 5,000,000, about a second); the
+rare answer that needs more is recorded as unsolved and widens the tables' intervals.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ DEFAULT_DEALS = 100_000
 DEFAULT_SEED = 2026
 DEFAULT_RULES = ("classic", "parlett")
 DEFAULT_CHUNK = 250
+#: search positions per question and deal before an answer is recorded as unsolved (a few
+#: Misère deals need more than ten minutes exactly; see data/README.md)
+DEFAULT_MAX_NODES = 5_000_000
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
@@ -50,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scheduler", default=None, help="dask scheduler address, or 'local' (default: this process)")
     ap.add_argument("--threads", type=int, default=None, help="numba threads without --scheduler (default: all)")
     ap.add_argument("--hours", type=float, default=None, help="stop after about this long (rerun to resume)")
+    ap.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,
+                    help=f"solver positions per question before an answer is left unsolved "
+                         f"(default {DEFAULT_MAX_NODES:,}; 0: every answer exact)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args(argv)
 
@@ -70,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             run = run_tables(
                 args.deals, args.seed, out, rules=rules, chunk_size=args.chunk_size,
                 scheduler=args.scheduler, threads=args.threads, progress=progress, command=command,
+                max_nodes=args.max_nodes or None,
             )  # fmt: skip
         except _TimeUp:
             print("time budget spent: finished chunks are kept; run the same command to resume", file=sys.stderr)
