@@ -349,8 +349,8 @@ def unsolved_mask(frame: pd.DataFrame, column: str) -> np.ndarray:
     """Rows of ``frame`` whose ``column`` outcome was given up on (see :func:`evaluate_deals`)."""
     if "unsolved" not in frame.columns:
         return np.zeros(len(frame), dtype=bool)
-    u = frame["unsolved"].astype(str).to_numpy()
-    return np.array([column in x.split(",") if x else False for x in u], dtype=bool)
+    padded = "," + frame["unsolved"].astype(str) + ","
+    return padded.str.contains(f",{column},", regex=False).to_numpy(dtype=bool)
 
 
 def _longest_eligible(lengths: np.ndarray, honours: np.ndarray, eligible: Sequence[int]) -> np.ndarray:
@@ -552,6 +552,7 @@ def contract_frequencies(
     records = []
     rs = load_rules(rules)
     for col, contract, variant in result_columns(rs, contracts):
+        lost = unsolved_mask(frame, col)
         for seat in PLAY_SEATS:
             if rs.contract(contract).partnership and seat == variant:
                 continue  # nobody partners himself
@@ -560,7 +561,7 @@ def contract_frequencies(
             records.append(
                 {"seat": seat, "contract": contract, "variant": variant,
                  "count": int(v.size), "makes": int(v.astype(bool).sum()),
-                 "unresolved": int((unsolved_mask(frame, col) & at_seat).sum())}
+                 "unresolved": int((lost & at_seat).sum())}
             )  # fmt: skip
     return _interval_columns(pd.DataFrame.from_records(records), thin)
 
