@@ -176,6 +176,12 @@ def _opponent_can_ruff(h, s, trump, maxer, side):
 # ---------------------------------------------------------------------------
 # move generation
 # ---------------------------------------------------------------------------
+# Leads are also ordered by the size of the subtree they open (the idea behind DDS's
+# lead weights): each card the opponents can answer with costs this much.  On 60
+# random deals (one thread, node counts) it took the searches of N+S making 8 in
+# hearts from 10.5 M to 6.6 M nodes, 8 in no trump from 12.7 M to 6.9 M, Solo
+# questions 1.6-1.9x fewer, and a misère set that hit a 20 M node limit to 0.4 M.
+_LEAD_SIZE_WEIGHT = 8
 @njit(cache=True)
 def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants, moves, scores, depth,
                hist):
@@ -225,6 +231,13 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                         else:
                             opp_top = True
             ruff_risk = _opponent_can_ruff(h, s, trump, maxer, maxer[seat])
+            # cards the opponents can answer this lead with (a void opponent may
+            # discard anything): the fewer, the smaller the subtree
+            opp_cards = 0
+            for o in range(4):
+                if maxer[o] != maxer[seat]:
+                    lo = _POP13[(h[o] >> (13 * s)) & _MASK13]
+                    opp_cards += lo if lo > 0 else _pop52(hand)
         prev_mine = False
         top = True  # still above every card of other hands in this suit
         r = 12
@@ -253,6 +266,7 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                                 sc += 15                 # knock out an opponent's winner
                         else:
                             sc = 40 - r
+                        sc -= _LEAD_SIZE_WEIGHT * opp_cards
                     else:
                         if s == wsuit:
                             beats = c > win_card
