@@ -380,13 +380,24 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
 def _quick_tricks(h, leader, trump, live, maxer):
     """Tricks the side on lead can take at once (a lower bound).
 
-    The larger of: the leader cashing his own top cards, or the leader crossing to a
+    The largest of: the leader cashing his own top cards; the leader crossing to a
     team-mate who holds the top card of a suit the leader can lead (and no opponent
-    can ruff it) and the team-mate cashing his.  Returns ``(tricks, relevant)``.
+    can ruff it) and the team-mate cashing his; and, when no opponent holds a trump,
+    both in turn (the leader's winners, then the crossing, then the team-mate's), if
+    the team-mate has enough cards outside the suits he cashes to follow or discard
+    through the leader's run.  Returns ``(tricks, relevant)``.
     """
     best, rel = _own_quick_tricks(h, leader, trump, live, maxer)
+    own = best
+    own_rel = rel
     side = maxer[leader]
     hand = h[leader]
+    combine = True
+    if trump < 4:
+        for o in range(4):
+            if maxer[o] != side and (h[o] >> (13 * trump)) & _MASK13:
+                combine = False
+    etop = 0
     for p in range(4):
         if p == leader or maxer[p] != side:
             continue
@@ -404,12 +415,28 @@ def _quick_tricks(h, leader, trump, live, maxer):
                 continue
             if not _opponent_can_ruff(h, s, trump, maxer, side):
                 entry = True
+                etop = 13 * s + top
                 break
         if entry:
             t, r = _own_quick_tricks(h, p, trump, live, maxer)
             if t > best:
                 best = t
                 rel = r
+            if combine and t > 0 and own > 0:
+                # cash the leader's winners, cross in ``e`` and cash the team-mate's: sound
+                # when nobody on the other side can ruff, and the team-mate can follow or
+                # discard through the leader's run without giving up a card of a suit he
+                # cashes
+                busy = 0
+                for s in range(4):
+                    ps_ = (h[p] >> (13 * s)) & _MASK13
+                    if ps_ and (r >> (13 * s)) & _MASK13:
+                        busy += _POP13[ps_]
+                if _pop52(h[p]) - busy >= own and own + t > best:
+                    best = own + t
+                    if best > _pop52(hand):
+                        best = _pop52(hand)
+                    rel = own_rel | r | (np.int64(1) << etop)
     return best, rel
 
 
