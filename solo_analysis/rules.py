@@ -108,6 +108,7 @@ from typing import Any
 
 import numpy as np
 
+from . import cards as _cards
 from .errors import ContractError, RuleSetError, SeatError
 
 __all__ = [
@@ -273,9 +274,6 @@ _ENABLE_HINT = {
     "grand-slam": " (needs slams = true)",
 }
 
-_SEAT_NAMES = {"N": "N", "NORTH": "N", "E": "E", "EAST": "E", "S": "S", "SOUTH": "S", "W": "W", "WEST": "W"}
-
-
 def _norm(text: str) -> str:
     """Lower-case, strip accents, read spaces/underscores/'+' as hyphens."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -295,10 +293,11 @@ def parse_seat(seat: str) -> str:
     SeatError
         If ``seat`` is not a seat name.
     """
-    if isinstance(seat, str):
-        key = seat.strip().upper()
-        if key in _SEAT_NAMES:
-            return _SEAT_NAMES[key]
+    if isinstance(seat, str):  # the text forms of cards.parse_seat (not its 0..3)
+        try:
+            return _cards.SEATS[_cards.parse_seat(seat)]
+        except SeatError:
+            pass
     raise SeatError(f"unknown seat {seat!r}; expected one of N, E, S, W")
 
 
