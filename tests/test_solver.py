@@ -347,6 +347,28 @@ def test_partnership_top_suits(seed, pair):
         assert solve(pbn, trump="NT", leader=lead, declarers=side, target=13) == (leader in pair)
 
 
+@pytest.mark.parametrize(
+    "pbn, tricks",
+    [
+        # N cashes the spades (S discards clubs), crosses in hearts, S cashes the hearts
+        ("N:AK.2.2. Q.Q.A.A .AK..32 J.J.K.K", 4),
+        # two winners each, but N cannot reach S's hearts: 2
+        ("N:A6..3.5 ..K5.94 7.AJ.Q. T..J62.", 2),
+    ],
+)
+def test_cash_cross_and_cash(pbn, tricks):
+    """Winners in both hands of a partnership, in no trump: the quick-trick bound adds the
+    leader's run to his partner's when the partner can follow or discard through it."""
+    deal = np.asarray(Deal.from_pbn(pbn).to_array())
+    assert oracle(deal, NT, 0, (0, 2), False) == tricks
+    assert solve(pbn, trump=None, leader="N", declarers="NS") == tricks
+    for leader in range(4):
+        for side in [(0, 2), (1, 3), (0,), (2,)]:
+            want = oracle(deal, NT, leader, side, False)
+            got = solve(pbn, trump=None, leader=SEATS[leader], declarers="".join(SEATS[x] for x in side))
+            assert got == want, f"{describe(deal, NT, leader, side, False)}: got {got}, oracle {want}"
+
+
 def test_target_trivial_bounds():
     deals = random_endings(np.random.default_rng(3), 6, 13)
     for trump in range(5):
