@@ -63,15 +63,16 @@ import math
 import numbers
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .cards import NT, SUIT_SYMBOLS, SUITS, Hand, card_str, parse_card
+from .cards import SUIT_SYMBOLS, SUITS, Hand, card_str, parse_card
 from .errors import SoloAnalysisError, TurnupError
 from .rules import Contract, RuleSet, load_rules
+from ._questions import Row, build_rows, solve_rows
 from .sampler import PLAY_SEATS, DealSampler, parse_play_seat
 
 __all__ = [
@@ -201,130 +202,7 @@ def wilson_interval(p: Any, n: Any, z: float = Z95) -> tuple[Any, Any]:
     return low, high
 
 
-# --- rows -----------------------------------------------------------------------------------
-
-
-@dataclass
-class _Row:
-    """One contract option: what to solve, and (after sampling) the per-deal results."""
-
-    contract: Contract
-    trump: int
-    partner: int | None
-    choice: str  # "fixed": solved directly; "best" / "any": derived from fixed rows
-    side: tuple[int, ...]
-    leader: int
-    binary: bool  # settlement takes one value on success and one on failure
-    values: np.ndarray  # declarer_units for 0..13 tricks
-    made: list[np.ndarray] = field(default_factory=list)
-    tricks: list[np.ndarray] = field(default_factory=list)  # -1 where not counted
-    sources: list[int] = field(default_factory=list)  # for derived rows: indices of fixed rows
-
-    @property
-    def key(self) -> tuple[int, int, tuple[int, ...], bool]:
-        return (self.trump, self.leader, self.side, self.contract.misere)
-
-
-def _denominations(contract: Contract, turnup_suit: int | None) -> list[int]:
-    rule = contract.trump
-    if rule == "turnup":
-        return [turnup_suit] if turnup_suit is not None else [0, 1, 2, 3]
-    if rule == "none":
-        return [NT]
-    if rule == "declarer":
-        return [0, 1, 2, 3]
-    if rule == "declarer-new":
-        return [s for s in range(4) if s != turnup_suit]
-    if rule == "declarer-or-none":
-        return [0, 1, 2, 3, NT]
-    raise AdviceError(f"contract {contract.name!r} has an unknown trump rule {rule!r}")  # pragma: no cover
-
-
-def _build_rows(
-    rules: RuleSet, seat: int, turnup_suit: int | None, only: frozenset[str] | None = None
-) -> list[_Row]:
-    rows: list[_Row] = []
-    tricks = np.arange(14)
-    for c in rules.contracts:
-        if only is not None and c.name not in only:
-            continue
-        values = np.asarray(rules.declarer_units(c, tricks), dtype=float)
-        made = c.is_made(tricks)
-        binary = bool(np.ptp(values[made]) == 0 and np.ptp(values[~made]) == 0)
-        leader = seat if c.leader == "declarer" else 0
-        start = len(rows)
-        if c.partnership:
-            for partner in range(4):
-                if partner == seat:
-                    continue
-                side = tuple(sorted((seat, partner)))
-                for trump in _denominations(c, turnup_suit):
-                    rows.append(_Row(c, trump, partner, "fixed", side, leader, binary, values))
-        else:
-            for trump in _denominations(c, turnup_suit):
-                rows.append(_Row(c, trump, None, "fixed", (seat,), leader, binary, values))
-        n_fixed = len(rows) - start
-        if n_fixed > 1:
-            derived = "any" if c.partnership else "best"
-            base = rows[start]
-            rows.append(
-                _Row(c, base.trump, None, derived, base.side, leader, binary, values,
-                     sources=list(range(start, start + n_fixed)))
-            )
-    return rows
-
-
-def _solve_batch_rows(rows: list[_Row], deals: np.ndarray, model: PlayModel, exact: bool | None) -> np.ndarray:
-    """Solve every fixed row on ``deals``; identical problems are solved once, targets chained.
-
-    Appends to each fixed row its results on ``deals``: ``made`` as floats 1.0 / 0.0 and NaN
-    where the model gave up, ``tricks`` (-1 where not counted or given up).  Returns the boolean
-    mask of the deals on which the model gave up on at least one question.
-    """
-    n = deals.shape[0]
-    groups: dict[tuple, list[_Row]] = {}
-    for row in rows:
-        if row.choice == "fixed":
-            groups.setdefault(row.key, []).append(row)
-    given_up = np.zeros(n, dtype=bool)
-    for (trump, leader, side, misere), members in groups.items():
-        count = exact if exact is not None else not all(r.binary for r in members)
-        if count:
-            t = np.asarray(model.tricks(deals, trump=trump, leader=leader, side=side, misere=misere)).astype(np.int8)
-            given_up |= t < 0
-            for r in members:
-                made = np.asarray(r.contract.is_made(t), dtype=float)
-                made[t < 0] = np.nan
-                r.made.append(made)
-                r.tricks.append(t)
-            continue
-        answers: dict[int, np.ndarray] = {}
-        # normal contracts: ascending targets, each asked where the previous one made (or was
-        # given up on); misère: descending (at most 1 trick is implied by at most 0).  Status
-        # 1 / 0 / -1 (gave up); a harder target made settles the easier ones given up on.
-        targets = sorted({r.contract.target for r in members}, reverse=misere)
-        status = np.ones(n, dtype=np.int8)
-        for target in targets:
-            idx = np.flatnonzero(status != 0)
-            if idx.size:
-                got = np.asarray(
-                    model.makes(deals[idx], trump=trump, leader=leader, side=side, misere=misere, target=target)
-                ).astype(np.int8)
-                status = status.copy()
-                status[idx] = np.where(got < 0, -1, got > 0)
-                settled = idx[got > 0]
-                for earlier in answers.values():
-                    earlier[settled] = 1
-            answers[target] = status
-        for r in members:
-            status = answers[r.contract.target]
-            given_up |= status < 0
-            r.made.append(np.where(status < 0, np.nan, status.astype(float)))
-            r.tricks.append(np.full(n, -1, dtype=np.int8))
-    return given_up
-
-
-def _row_arrays(rows: list[_Row], i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _row_arrays(rows: list[Row], i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(made as float 0..1, payoff per deal, tricks or -1) of row ``i`` over all deals so far.
 
     ``made`` and ``payoff`` are NaN on the deals the play model gave up on.
@@ -343,7 +221,7 @@ def _row_arrays(rows: list[_Row], i: int) -> tuple[np.ndarray, np.ndarray, np.nd
     return made, payoff, tricks
 
 
-def _fixed_halfwidths(rows: list[_Row]) -> float:
+def _fixed_halfwidths(rows: list[Row]) -> float:
     """Largest sampling half-width of the fixed rows (over their solved deals)."""
     worst = 0.0
     for i, row in enumerate(rows):
@@ -828,7 +706,7 @@ def advise(
         the_hand, seat=p, turnup=turnup, seed=seed, constraints=constraints
     )
     turnup_suit = None if turnup_code is None else turnup_code // 13
-    rows = _build_rows(rule_set, p, turnup_suit, only)
+    rows = build_rows(rule_set, p, turnup_suit, only)
 
     planned = samples if samples is not None else max_samples
 
@@ -837,11 +715,11 @@ def advise(
     def solve(deals: np.ndarray, done: int) -> None:
         nonlocal unresolved
         if progress is None:
-            unresolved += int(_solve_batch_rows(rows, deals, model, exact).sum())
+            unresolved += int(solve_rows(rows, deals, model, exact).sum())
             return
         for start in range(0, deals.shape[0], PROGRESS_CHUNK):
             part = deals[start : start + PROGRESS_CHUNK]
-            unresolved += int(_solve_batch_rows(rows, part, model, exact).sum())
+            unresolved += int(solve_rows(rows, part, model, exact).sum())
             progress(done + start + part.shape[0], planned)
 
     total = 0
@@ -907,7 +785,7 @@ def _widen(lo: float, hi: float, n: int, unresolved: int, worst: float, best: fl
 
 
 def _summarise(
-    rows: list[_Row], rules: RuleSet, seat: int, over: Contract | None, model_name: str
+    rows: list[Row], rules: RuleSet, seat: int, over: Contract | None, model_name: str
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, np.ndarray]]:
     """Build the table, the trick distributions and the per-deal payoffs of each row.
 

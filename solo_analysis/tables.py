@@ -74,7 +74,8 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .advice import PLAY_MODELS, PlayModel, _build_rows, _denominations, _solve_batch_rows, wilson_interval
+from ._questions import build_rows, denominations, solve_rows
+from .advice import PLAY_MODELS, PlayModel, wilson_interval
 from .errors import TableError
 from .rules import RuleSet, load_rules
 from .sampler import PLAY_SEATS, DealSampler
@@ -269,7 +270,7 @@ def _select(rules: RuleSet, contracts: Iterable[str] | None) -> tuple[str, ...]:
 def _is_choice(rules: RuleSet, contract: Any) -> bool:
     """Whether the declarer side names the trump (several denominations to solve)."""
     sample = 0 if rules.turnup else None
-    return len(_denominations(contract, sample)) > 1
+    return len(denominations(contract, sample)) > 1
 
 
 def result_columns(rules: RuleSet | str, contracts: Iterable[str] | None = None) -> list[tuple[str, str, str]]:
@@ -288,7 +289,7 @@ def result_columns(rules: RuleSet | str, contracts: Iterable[str] | None = None)
         elif _is_choice(rs, c):
             cols.append((name, name, "any"))
             cols.append((f"{name}_long", name, "long"))
-            cols.extend((f"{name}_{_SUIT_TEXT[t]}", name, _SUIT_TEXT[t]) for t in _denominations(c, None))
+            cols.extend((f"{name}_{_SUIT_TEXT[t]}", name, _SUIT_TEXT[t]) for t in denominations(c, None))
         else:
             cols.append((name, name, ""))
     return cols
@@ -439,8 +440,8 @@ def evaluate_deals(
         turnup_suit = None if ts < 0 else int(ts)
         rows = []
         for seat in range(4):
-            rows.extend(_build_rows(rs, seat, turnup_suit, only))
-        _solve_batch_rows(rows, d[idx], model, False)
+            rows.extend(build_rows(rs, seat, turnup_suit, only))
+        solve_rows(rows, d[idx], model, False)
         # per (contract, seat, partner): the answers for each denomination
         answers: dict[tuple[str, int, int | None], dict[int, np.ndarray]] = defaultdict(dict)
         for row in rows:
