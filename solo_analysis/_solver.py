@@ -162,6 +162,17 @@ def _top_run_mask(mine, live_s, base):
 
 
 @njit(cache=True, inline="always")
+def _opponents_hold_trumps(h, trump, maxer, side):
+    """True if a seat not on ``side`` holds a trump (always False in no trump)."""
+    found = False
+    if trump < 4:
+        for o in range(4):
+            if maxer[o] != side and (h[o] >> (13 * trump)) & _MASK13:
+                found = True
+    return found
+
+
+@njit(cache=True, inline="always")
 def _opponent_can_ruff(h, s, trump, maxer, side):
     """True if an opponent of ``side`` is void in side suit ``s`` and holds trumps."""
     if trump >= 4 or s == trump:
@@ -182,6 +193,8 @@ def _opponent_can_ruff(h, s, trump, maxer, side):
 # hearts from 10.5 M to 6.6 M nodes, 8 in no trump from 12.7 M to 6.9 M, Solo
 # questions 1.6-1.9x fewer, and a misère set that hit a 20 M node limit to 0.4 M.
 _LEAD_SIZE_WEIGHT = 8
+
+
 @njit(cache=True)
 def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants, moves, scores, depth,
                hist):
@@ -326,11 +339,7 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
     """
     hand = h[hand_seat]
     side = maxer[hand_seat]
-    opp_trumps = False
-    if trump < 4:
-        for o in range(4):
-            if maxer[o] != side and (h[o] >> (13 * trump)) & _MASK13:
-                opp_trumps = True
+    opp_trumps = _opponents_hold_trumps(h, trump, maxer, side)
     trump_tricks = 0
     side_tricks = 0
     rel = 0
@@ -392,11 +401,7 @@ def _quick_tricks(h, leader, trump, live, maxer):
     own_rel = rel
     side = maxer[leader]
     hand = h[leader]
-    combine = True
-    if trump < 4:
-        for o in range(4):
-            if maxer[o] != side and (h[o] >> (13 * trump)) & _MASK13:
-                combine = False
+    combine = not _opponents_hold_trumps(h, trump, maxer, side)
     etop = 0
     for p in range(4):
         if p == leader or maxer[p] != side:

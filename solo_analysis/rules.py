@@ -274,6 +274,7 @@ _ENABLE_HINT = {
     "grand-slam": " (needs slams = true)",
 }
 
+
 def _norm(text: str) -> str:
     """Lower-case, strip accents, read spaces/underscores/'+' as hyphens."""
     decomposed = unicodedata.normalize("NFKD", text)
