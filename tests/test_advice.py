@@ -14,7 +14,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from solo_analysis.advice import Advice, AdviceError, DoubleDummy, PlayModel, advise, wilson_interval
+from solo_analysis.advice import (
+    Advice,
+    AdviceError,
+    DoubleDummy,
+    PlayModel,
+    _Controls,
+    _cv_mean,
+    advise,
+    deal_features,
+    wilson_interval,
+)
+from solo_analysis.sampler import DealSampler
 from solo_analysis.errors import ContractError, RuleSetError, SeatError, SoloAnalysisError, TurnupError
 from solo_analysis.rules import load_rules
 
@@ -155,6 +166,125 @@ def test_adaptive_sampling_stops_at_tolerance_or_cap():
     c = advise(LOW, seat="third", turnup="KH", seed=2, play_model=model, samples=200)
     cols = ["p_make", "ev_units"]
     pd.testing.assert_frame_equal(b.table[cols], c.table[cols])
+
+
+class CoinMisereModel(PlayModel):
+    """A cheap fake: Misère makes on about half the deals (by a card's place), all else always makes."""
+
+    name = "fake-coin"
+    note = "fake model for tests"
+
+    def tricks(self, deals, *, trump, leader, side, misere):
+        if misere:
+            return (deals[:, 1, 0] % 2).astype(np.int8)  # 0 tricks (made) or 1 (failed)
+        return np.full(len(deals), 13, dtype=np.int8)
+
+
+def test_adaptive_sampling_stops_each_contract_on_its_own():
+    model = CoinMisereModel()
+    kw = dict(seat="third", turnup="KH", seed=4, play_model=model, tolerance=0.05)
+    a = advise(LOW, max_samples=256, **kw)
+    t = a.table
+    mis = t.contract.isin(["misere", "spread-misere"])
+    assert a.samples == 256 and not a.converged
+    # the contracts that always make stop after the first batch; the misères (near 50 %) go on
+    assert (t[~mis].samples == 64).all() and (t[mis].samples == 256).all()
+    assert 0.3 < float(t[mis].p_make.iloc[0]) < 0.7
+    # a contract's results are those of a fixed run of its own size: the same first deals
+    first = advise(LOW, samples=64, **{k: v for k, v in kw.items() if k != "tolerance"})
+    full = advise(LOW, samples=256, **{k: v for k, v in kw.items() if k != "tolerance"})
+    cols = ["p_make", "ci_low", "ci_high", "ev_units"]
+    pd.testing.assert_frame_equal(t[~mis][cols], first.table[~mis][cols])
+    pd.testing.assert_frame_equal(t[mis][cols], full.table[mis][cols])
+    # the paired margin of the top two is over the deals both were solved on: the first 64
+    two = dict(kw, contracts=["prop", "misere"])
+    c = advise(LOW, max_samples=256, **two)
+    assert (c.recommendation, c.runner_up["contract"]) == ("prop", "misere")
+    assert list(c.table.samples) == [64, 64, 64, 64, 256]
+    d = advise(LOW, samples=64, **{k: v for k, v in two.items() if k != "tolerance"})
+    assert c.margin == pytest.approx(d.margin)
+    # with a wide enough tolerance everything stops together, and the run converges
+    b = advise(LOW, max_samples=2000, **{**kw, "tolerance": 0.2})
+    assert b.converged and b.samples == 64 and (b.table.samples == 64).all()
+
+
+class NoisyHighCardModel(PlayModel):
+    """A cheap fake whose results depend on the side's high cards and on deal-seeded noise."""
+
+    name = "fake-noisy"
+    note = "fake model for tests"
+
+    def tricks(self, deals, *, trump, leader, side, misere):
+        d = np.asarray(deals).astype(np.int64)
+        score = np.maximum(d % 13 - 8, 0)[:, list(side), :].sum(axis=(1, 2)).astype(float)
+        weights = np.arange(1, 14)[None, None, :] * np.array([7, 11, 13, 17])[None, :, None]
+        noise = ((d * weights).sum(axis=(1, 2)) * 2654435761 % 1000) / 1000 * 8
+        return np.where(score + noise > 25, 13, 0).astype(np.int8)
+
+
+def test_control_variate_estimate_on_known_relations():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(400, 3))
+    mu = np.array([0.5, 0.0, -0.2])
+    controls = _Controls(x=x, mean=mu, cov=np.eye(3), n_aux=10**9)
+    # y exactly linear in the features: the corrected mean is exact and its error vanishes
+    y = 2.0 + x @ np.array([1.0, -3.0, 0.5])
+    est, se = _cv_mean(y, x, controls)
+    assert est == pytest.approx(2.0 + mu @ np.array([1.0, -3.0, 0.5])) and se < 1e-3  # only the means' error
+    # features unrelated to y: about the plain mean and its standard error
+    z = rng.normal(size=400)
+    est, se = _cv_mean(z, x, controls)
+    assert abs(est - z.mean()) < 3 * z.std() / 20 and se == pytest.approx(z.std(ddof=1) / 20, rel=0.05)
+    assert _cv_mean(z[:50], x[:50], controls) is None  # too few deals
+    # the features: high-card points per suit and three suit lengths of two other hands
+    deals = np.asarray(DealSampler(LOW, seat="third", turnup="KH", seed=1).draw(5))
+    f = deal_features(deals, 2)
+    assert f.shape == (5, 30) and (f[:, :4].sum(axis=1) <= 37).all() and (f[:, 4:7].sum(axis=1) <= 13).all()
+
+
+def test_control_variates_narrow_the_intervals_and_keep_the_rate():
+    kw = dict(seat="second", turnup="7S", samples=512, seed=3, play_model=NoisyHighCardModel(), contracts=["prop"])
+    a = advise("AKJ94.K83.Q72.65", **kw)
+    b = advise("AKJ94.K83.Q72.65", control_variates=False, **kw)
+    fa, fb = a.table[a.table.choice == "fixed"], b.table[b.table.choice == "fixed"]
+    assert a.control_variates and not b.control_variates
+    assert (fa.p_raw.values == fb.p_make.values).all()  # p_raw is the plain rate either way
+    assert ((fa.ci_high - fa.ci_low) < 0.85 * (fb.ci_high - fb.ci_low)).all()
+    assert (abs(fa.p_make - fa.p_raw) < 0.05).all()
+    assert json.loads(a.to_json())["control_variates"] is True
+
+
+def test_control_variates_follow_the_constraints():
+    from solo_analysis.sampler import Constraints
+
+    # eldest holds 18+ points on every deal (about 2 % of candidates, so a smaller stream
+    # estimates the features' means): it is drawn under the same constraint, else the
+    # correction (the fake model goes by the side's points) would be far off
+    cons = Constraints(hcp={"eldest": (18, None)})
+    kw = dict(seat="second", turnup="7S", samples=256, seed=3, play_model=NoisyHighCardModel(),
+              contracts=["prop"], constraints=cons)  # fmt: skip
+    a = advise("AKJ94.K83.Q72.65", **kw)
+    fixed = a.table[a.table.choice == "fixed"]
+    assert a.control_variates and (abs(fixed.p_make - fixed.p_raw) < 0.06).all()
+
+
+@pytest.mark.slow
+def test_control_variate_intervals_cover_the_true_rate():
+    """About 95 % of the corrected intervals hold the exact rate (fake model, 3 rows x 150 runs)."""
+    from solo_analysis.sampler import DealSampler
+
+    hand, model = "AKJ94.K83.Q72.65", NoisyHighCardModel()
+    big = DealSampler(hand, seat="second", turnup="7S", seed=999).draw(1_000_000)
+    truth = {p: float((model.tricks(big, trump=0, leader=0, side=tuple(sorted((1, p))), misere=False) == 13).mean())
+             for p in (0, 2, 3)}  # fmt: skip
+    names = {"eldest": 0, "third": 2, "dealer": 3}
+    hits = total = 0
+    for seed in range(150):
+        a = advise(hand, seat="second", turnup="7S", samples=192, seed=seed, play_model=model, contracts=["prop"])
+        for _, r in a.table[a.table.choice == "fixed"].iterrows():
+            hits += r.ci_low <= truth[names[r.partner]] <= r.ci_high
+            total += 1
+    assert 0.92 <= hits / total <= 0.98
 
 
 def test_json_and_csv_structure(spades):

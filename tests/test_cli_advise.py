@@ -40,6 +40,15 @@ def test_json(capsys):
     assert {"contract", "trump", "partner", "p_make", "ci_low", "ci_high", "ev_units"} <= set(doc["contracts"][0])
 
 
+def test_control_variates_flag(capsys):
+    code, out, _ = run(BASE + ["--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["control_variates"] is True
+    code, out, _ = run(BASE + ["--format", "json", "--no-control-variates"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and doc["control_variates"] is False
+    assert all(r["p_make"] == r["p_raw"] for r in doc["contracts"])
+
+
 def test_csv(capsys):
     code, out, err = run(BASE + ["--format", "csv", "--over", "abundance"], capsys)
     assert code == 0

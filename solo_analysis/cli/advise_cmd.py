@@ -46,13 +46,15 @@ def _table_text(advice: Any) -> str:
         f"seat: {advice.seat}   turn-up: {turnup}   rules: {advice.rules.name}"
         + (f"   over: {advice.over}" if advice.over else ""),
         f"deals: {advice.samples} (seed {advice.seed})"
-        + ("" if advice.converged else f"; cap reached before the ±{100 * advice.tolerance:.0f}% tolerance")
+        + ("" if advice.tolerance is None else
+           f"; each contract stops once its intervals are within ±{100 * advice.tolerance:g}%")
+        + ("" if advice.converged else "; the cap came first")
         + (f"; {advice.unresolved} not solved within {advice.max_nodes:,} positions per question"
            " (intervals cover both outcomes)" if advice.unresolved else ""),
         "",
     ]
     best_row = None if advice.recommended is None else int(advice.recommended["row"])
-    header = ["", "contract", "trump", "partner", "makes", "95% interval", "units", "95% interval"]
+    header = ["", "contract", "trump", "partner", "deals", "makes", "95% interval", "units", "95% interval"]
     rows = []
     for rec in advice.table.to_dict("records"):
         name = rec["title"] + ("" if rec["choice"] == "fixed" else f" ({rec['choice']})")
@@ -63,13 +65,14 @@ def _table_text(advice: Any) -> str:
                 name,
                 _trump(rec["trump"]),
                 rec["partner"] or "",
+                str(int(rec["samples"]) + int(rec["unresolved"])),
                 _pct(rec["p_make"]),
                 f"{_pct(rec['ci_low'])}-{_pct(rec['ci_high'])}",
                 _units(rec["ev_units"]),
                 f"{_units(rec['ev_low'])} .. {_units(rec['ev_high'])}",
             ]
         )
-    lines.append(_table(header, rows, right={4, 5, 6}))
+    lines.append(_table(header, rows, right={4, 5, 6, 7}))
     lines.append("")
     lines.append(advice.summary())
     if advice.over:
@@ -181,6 +184,9 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 @click.option("--max-nodes", type=int, default=None, metavar="N",
               help="Search positions per question and deal before a deal is left unsolved "
                    "(default 5,000,000, about a second; 0: no limit, solve every deal exactly).")
+@click.option("--control-variates/--no-control-variates", default=True, show_default=True,
+              help="Correct the estimates by the other hands' high cards and suit lengths "
+                   "(narrower intervals, fewer deals); off: plain rates, Wilson intervals.")
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATTERS), case_sensitive=False), default="table",
               show_default=True)
 @click.option("--plot", "plot_path", default=None, metavar="FILE",
@@ -200,6 +206,7 @@ def advise(
     contracts: str | None,
     exact: bool,
     max_nodes: int | None,
+    control_variates: bool,
     fmt: str,
     plot_path: str | None,
     quiet: bool,
@@ -235,6 +242,7 @@ def advise(
             max_samples=DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
             exact=True if exact else None,
             max_nodes=budget,
+            control_variates=control_variates,
             contracts=names,
             progress=line,
         )
