@@ -31,14 +31,15 @@ Statistics
 ----------
 ``p_raw`` is the share of a row's solved deals on which the contract made.  ``p_make`` is that
 share corrected by control variates (``control_variates=True``, the default): the features of
-:func:`deal_features` (the other hands' high-card points and suit lengths, and how each suit
-splits) predict much of a result (measured out of sample, 4-fold: 43-46 % of the variance of
-the Prop-Cop results of the ordinary hand ``AKJ94.K83.Q72.65``, 50-58 % of those of the strong
-hand ``AKQJT9.AK.AK2.32`` and 61 % of its Solo results), and their exact means are known (estimated on a separate stream of :data:`CV_AUX_DEALS` deals), so
+:func:`deal_features` (the other hands' high-card points and suit lengths, how each suit
+splits, shortness with trumps) predict much of a result (measured out of sample, 4-fold, on
+double-dummy results: 49-52 % of the variance of the Prop-Cop results of the ordinary hand
+``AKJ94.K83.Q72.65`` over 600 deals, 51-59 % of those of the strong hand ``AKQJT9.AK.AK2.32`` and
+62 % of its Solo results over 1200), and their exact means are known (estimated on a separate stream of :data:`CV_AUX_DEALS` deals), so
 the estimate subtracts the part of the sampling error they account for:
 ``p_make = p_raw - (mean of the features on the deals - their exact mean) . beta``, ``beta`` the
 least-squares slope on the same deals.  Its 95 % interval (``ci_low``, ``ci_high``) is normal, with
-the residual variance, the factor ``(n - 2) / (n - k - 2)`` for a fitted ``beta`` (``k`` = 30
+the residual variance, the factor ``(n - 2) / (n - k - 2)`` for a fitted ``beta`` (``k`` = 39
 features) and the error of the exact means.  With fewer than :data:`CV_MIN_DEALS` solved deals,
 or fewer than :data:`CV_MIN_EACH` makes or failures, and with ``control_variates=False``,
 ``p_make`` is ``p_raw`` with its 95 % Wilson score interval.  ``ev_units`` is the mean
@@ -132,7 +133,7 @@ CV_MIN_EACH: int = 10
 #: control variates: deals of the separate stream that estimates the features' exact means
 CV_AUX_DEALS: int = 1 << 16
 #: number of columns of :func:`deal_features`
-N_FEATURES: int = 30
+N_FEATURES: int = 39
 
 _TRUMP_TEXT = ("S", "H", "D", "C", "NT")  # trump code 0..4 -> table text
 
@@ -234,14 +235,16 @@ def wilson_interval(p: Any, n: Any, z: float = Z95) -> tuple[Any, Any]:
 # --- control variates ------------------------------------------------------------------------
 
 
-def deal_features(deals: np.ndarray, seat: int) -> np.ndarray:
+def deal_features(deals: np.ndarray, seat: int, trump: int | None = None) -> np.ndarray:
     """Features of sampled deals that predict the contracts' results (control variates).
 
     For the first two other hands in play order: high-card points (A 4, K 3, Q 2, J 1) in each
     suit and the lengths of spades, hearts and diamonds (the third other hand's follow from
-    these and the player's own hand).  Then, per suit, over the three other hands: the longest
-    and shortest holding, how many of them are void, and the most high-card points one holds
-    (how the suit splits matters to a lone declarer more than who holds what).
+    these and the player's own hand).  Per suit, over the three other hands: the longest and
+    shortest holding, how many of them are void, and the most high-card points one holds (how
+    a suit splits matters to a lone declarer more than who holds what).  Per other hand: its
+    points squared, its shortest suit, and its length in ``trump`` when that shortest suit is a
+    void or a singleton (ruffing chances; 0 without ``trump``).
 
     Parameters
     ----------
@@ -249,22 +252,28 @@ def deal_features(deals: np.ndarray, seat: int) -> np.ndarray:
         Card codes, shape ``(n, 4, 13)``, seats in play order (the sampler's output).
     seat : int
         The player's seat (play order 0..3).
+    trump : int, optional
+        Suit 0..3 (S H D C) of the turn-up, the usual trumps.
 
     Returns
     -------
     numpy.ndarray
-        ``float64[n, 30]``.
+        ``float64[n, N_FEATURES]``.
     """
     d = np.asarray(deals)
-    if d.shape[0] == 0:
+    n = d.shape[0]
+    if n == 0:
         return np.zeros((0, N_FEATURES))
     others = [q for q in range(4) if q != seat]
     suit = d[:, others, :] // 13
     hcp = np.maximum(d[:, others, :] % 13 - 8, 0)
     length = np.stack([(suit == s).sum(axis=2) for s in range(4)], axis=2)  # (n, 3 hands, 4 suits)
     points = np.stack([np.where(suit == s, hcp, 0).sum(axis=2) for s in range(4)], axis=2)
-    cols = [points[:, :2, :].reshape(len(d), 8), length[:, :2, :3].reshape(len(d), 6),
-            length.max(axis=1), length.min(axis=1), (length == 0).sum(axis=1), points.max(axis=1)]
+    shortest = length.min(axis=2)
+    ruffs = np.zeros_like(shortest) if trump is None else np.where(shortest <= 1, length[:, :, trump], 0)
+    cols = [points[:, :2, :].reshape(n, 8), length[:, :2, :3].reshape(n, 6),
+            length.max(axis=1), length.min(axis=1), (length == 0).sum(axis=1), points.max(axis=1),
+            points.sum(axis=2) ** 2, shortest, ruffs]
     return np.concatenate(cols, axis=1).astype(float)
 
 
@@ -880,6 +889,7 @@ def advise(
     sampler = DealSampler(
         the_hand, seat=p, turnup=turnup, seed=seed, constraints=constraints
     )
+    turnup_suit = None if turnup_code is None else turnup_code // 13
     controls = None
     if control_variates:
         controls = _Controls(x=np.zeros((0, N_FEATURES)), mean=np.zeros(N_FEATURES),
@@ -891,9 +901,9 @@ def advise(
         rate = sampler.acceptance_rate if sampler.filtering else None
         size = CV_AUX_DEALS if rate is None else min(CV_AUX_DEALS, max(2048, round(CV_AUX_DEALS * 20 * rate)))
         aux = DealSampler(the_hand, seat=p, turnup=turnup, seed=_aux_seed(seed), constraints=constraints)
-        xa = deal_features(aux.draw(size), p)
+        xa = deal_features(aux.draw(size), p, turnup_suit)
         c.mean, c.cov, c.n_aux = xa.mean(axis=0), np.cov(xa, rowvar=False), size
-    turnup_suit = None if turnup_code is None else turnup_code // 13
+
     rows = build_rows(rule_set, p, turnup_suit, only)
 
     planned = samples if samples is not None else max_samples
@@ -903,7 +913,7 @@ def advise(
     def solve(active: list[Row], deals: np.ndarray, done: int) -> None:
         nonlocal unresolved
         if controls is not None:
-            controls.x = np.concatenate([controls.x, deal_features(deals, p)])
+            controls.x = np.concatenate([controls.x, deal_features(deals, p, turnup_suit)])
             if controls.n_aux == 0:
                 estimate_means(controls)
         if progress is None:
