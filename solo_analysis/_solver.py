@@ -592,10 +592,17 @@ def _straddling_runs(hand, npl, led, rel, live):
 
 @njit(cache=True)
 def _tt_probe(info, bounds, bucket, gen, lens, leader, st, d, need, live):
-    """Look for a decisive entry; returns (found, value, relevant-mask)."""
+    """Look for a decisive entry; returns (found, value, relevant-mask).
+
+    A bucket's entries of the current search (``gen``) always form a prefix of its ways
+    (:func:`_tt_store` fills the first way of another generation, and overwrites only once
+    the bucket is full), so the scan stops at the first way of another generation.
+    """
     for w in range(TT_WAYS):
         slot = bucket + w
-        if info[slot, _I_GEN] != gen or info[slot, _I_LEN] != lens or info[slot, _I_LEAD] != leader:
+        if info[slot, _I_GEN] != gen:
+            break
+        if info[slot, _I_LEN] != lens or info[slot, _I_LEAD] != leader:
             continue
         lb = bounds[slot, 0]
         ub = bounds[slot, 1]
@@ -656,19 +663,18 @@ def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
         else:
             p3 = pat
     victim = -1
+    free = -1
     for w in range(TT_WAYS):
         slot = bucket + w
-        if (info[slot, _I_GEN] == gen and info[slot, _I_LEN] == lens
-                and info[slot, _I_LEAD] == leader and info[slot, 3] == p0
+        if info[slot, _I_GEN] != gen:
+            free = slot
+            break
+        if (info[slot, _I_LEN] == lens and info[slot, _I_LEAD] == leader and info[slot, 3] == p0
                 and info[slot, 4] == p1 and info[slot, 5] == p2 and info[slot, 6] == p3):
             victim = slot
             break
     if victim < 0:
-        for w in range(TT_WAYS):
-            slot = bucket + w
-            if info[slot, _I_GEN] != gen:
-                victim = slot
-                break
+        victim = free
         if victim < 0:
             b = bucket // TT_WAYS
             victim = bucket + (rr[b] % TT_WAYS)
