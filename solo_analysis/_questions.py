@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .cards import NT
-from .errors import RuleSetError
+from .errors import RuleSetError, SoloAnalysisError
 from .rules import Contract, RuleSet
 
 if TYPE_CHECKING:  # the play models live in advice, which imports this module
@@ -41,6 +41,34 @@ class Row:
     @property
     def key(self) -> tuple[int, int, tuple[int, ...], bool]:
         return (self.trump, self.leader, self.side, self.contract.misere)
+
+
+@dataclass(frozen=True)
+class Query:
+    """One question put to a play model (:meth:`~solo_analysis.advice.PlayModel.ask`).
+
+    ``target`` ``None`` asks for trick counts, else whether the contract makes (misère: the
+    declarer stays at or under ``target``); ``subset`` the indices of the deals to ask it on
+    (``None``: all of them).
+    """
+
+    trump: int
+    leader: int
+    side: tuple[int, ...]
+    misere: bool
+    target: int | None = None
+    subset: np.ndarray | None = None
+
+
+@dataclass
+class _Chain:
+    """A problem asked "does it make?" for one target after another (see :func:`solve_rows`)."""
+
+    key: tuple[int, int, tuple[int, ...], bool]
+    members: list[Row]
+    targets: list[int]
+    answers: dict[int, np.ndarray]  # target -> status per deal: 1 made, 0 failed, -1 given up
+    status: np.ndarray  # status of the last target asked (all 1 before the first)
 
 
 def denominations(contract: Contract, turnup_suit: int | None) -> list[int]:
@@ -104,6 +132,10 @@ def solve_rows(rows: list[Row], deals: np.ndarray, model: PlayModel, exact: bool
     Appends to each fixed row its results on ``deals``: ``made`` as floats 1.0 / 0.0 and NaN
     where the model gave up, ``tricks`` (-1 where not counted or given up).  Returns the boolean
     mask of the deals on which the model gave up on at least one question.
+
+    The questions go to the model in rounds (:meth:`PlayModel.ask`): the first round asks
+    every problem's trick count or first target, each later round the next target of each
+    chained problem on the deals still open.
     """
     n = deals.shape[0]
     groups: dict[tuple, list[Row]] = {}
@@ -111,37 +143,56 @@ def solve_rows(rows: list[Row], deals: np.ndarray, model: PlayModel, exact: bool
         if row.choice == "fixed":
             groups.setdefault(row.key, []).append(row)
     given_up = np.zeros(n, dtype=bool)
-    for (trump, leader, side, misere), members in groups.items():
+    counts = []  # problems asked for trick counts
+    chains = []  # problems asked "does it make?", one target after another
+    for key, members in groups.items():
         count = exact if exact is not None else not all(r.binary for r in members)
         if count:
-            t = np.asarray(model.tricks(deals, trump=trump, leader=leader, side=side, misere=misere)).astype(np.int8)
-            given_up |= t < 0
+            counts.append((key, members))
+        else:
+            # normal contracts: ascending targets, each asked where the previous one made (or
+            # was given up on); misère: descending (at most 1 trick is implied by at most 0)
+            targets = sorted({r.contract.target for r in members}, reverse=key[3])
+            chains.append(_Chain(key, members, targets, {}, np.ones(n, dtype=np.int8)))
+    queries = [Query(*key) for key, _ in counts]
+    while True:
+        asked: list[tuple[_Chain, np.ndarray]] = []
+        for c in chains:
+            while len(c.answers) < len(c.targets):
+                idx = np.flatnonzero(c.status != 0)
+                if idx.size:
+                    queries.append(Query(*c.key, c.targets[len(c.answers)], idx))
+                    asked.append((c, idx))
+                    break
+                c.answers[c.targets[len(c.answers)]] = c.status.copy()  # nothing left to ask
+        if not queries:
+            break
+        answers = [np.asarray(a).astype(np.int8) for a in model.ask(deals, queries)]
+        if len(answers) != len(queries):
+            raise SoloAnalysisError(
+                f"play model {model.name!r} answered {len(answers)} of {len(queries)} questions"
+            )
+        for (_, members), got in zip(counts, answers[: len(answers) - len(asked)]):
+            given_up |= got < 0
             for r in members:
-                made = np.asarray(r.contract.is_made(t), dtype=float)
-                made[t < 0] = np.nan
+                made = np.asarray(r.contract.is_made(got), dtype=float)
+                made[got < 0] = np.nan
                 r.made.append(made)
-                r.tricks.append(t)
-            continue
-        answers: dict[int, np.ndarray] = {}
-        # normal contracts: ascending targets, each asked where the previous one made (or was
-        # given up on); misère: descending (at most 1 trick is implied by at most 0).  Status
-        # 1 / 0 / -1 (gave up); a harder target made settles the easier ones given up on.
-        targets = sorted({r.contract.target for r in members}, reverse=misere)
-        status = np.ones(n, dtype=np.int8)
-        for target in targets:
-            idx = np.flatnonzero(status != 0)
-            if idx.size:
-                got = np.asarray(
-                    model.makes(deals[idx], trump=trump, leader=leader, side=side, misere=misere, target=target)
-                ).astype(np.int8)
-                status = status.copy()
-                status[idx] = np.where(got < 0, -1, got > 0)
-                settled = idx[got > 0]
-                for earlier in answers.values():
-                    earlier[settled] = 1
-            answers[target] = status
-        for r in members:
-            status = answers[r.contract.target]
+                r.tricks.append(got)
+        counts = []
+        for (c, idx), got in zip(asked, answers[len(answers) - len(asked):]):
+            status = c.status.copy()
+            status[idx] = np.where(got < 0, -1, got > 0)
+            # a harder target made settles the easier ones given up on
+            settled = idx[got > 0]
+            for earlier in c.answers.values():
+                earlier[settled] = 1
+            c.answers[c.targets[len(c.answers)]] = status
+            c.status = status
+        queries = []
+    for c in chains:
+        for r in c.members:
+            status = c.answers[r.contract.target]
             given_up |= status < 0
             r.made.append(np.where(status < 0, np.nan, status.astype(float)))
             r.tricks.append(np.full(n, -1, dtype=np.int8))

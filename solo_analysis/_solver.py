@@ -1054,22 +1054,26 @@ def new_tables(threads: int, bits: int):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def solve_many(masks, trump, leader, side_mask, misere, target, infos, bounds, rrs, moves, scores,
-               max_nodes):
-    """Solve every position of ``masks: int64[n, 4]`` in parallel (-1: over ``max_nodes``).
+def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, bounds, rrs, moves,
+               scores, max_nodes):
+    """Solve tasks in parallel: task ``i`` is deal ``deal[i]`` of ``masks: int64[n, 4]`` with its
+    own question (``trump[i]``, ``leader[i]``, ``side_mask[i]``, ``misere[i]``, ``target[i]``, as
+    for :func:`solve_position`); returns ``int8`` answers, -1 where over ``max_nodes``.
 
-    Each worker thread owns a transposition table from :func:`new_tables` (entries carry
-    the deal's index, so one deal never reads another's); with numba's parallel chunk
-    size set (see :func:`solo_analysis.solver.solve_batch`) the threads take deals a few
-    at a time, so a slow deal does not hold up a whole block of others.  Results do not
-    depend on the number of threads (the search is exact).
+    Several questions on the same deals go to the threads in one call, so the threads wait
+    for the slowest task once, not once per question.  Each worker thread owns a
+    transposition table from :func:`new_tables` (entries carry the task's index, so one task
+    never reads another's); with numba's parallel chunk size set (see
+    :func:`solo_analysis.solver.solve_batch`) the threads take tasks a few at a time, so a slow
+    one does not hold up a whole block of others.  Results do not depend on the number of
+    threads (the search is exact).
     """
-    n = masks.shape[0]
+    n = deal.shape[0]
     out = np.empty(n, dtype=np.int8)
     for i in prange(n):
         t = get_thread_id()
-        out[i] = solve_position(masks[i], trump, leader, side_mask, misere, target,
-                                (infos[t], bounds[t], rrs[t]), i + 1, moves[t], scores[t],
+        out[i] = solve_position(masks[deal[i]], trump[i], leader[i], side_mask[i], misere[i],
+                                target[i], (infos[t], bounds[t], rrs[t]), i + 1, moves[t], scores[t],
                                 max_nodes)
     return out
 

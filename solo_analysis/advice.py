@@ -89,7 +89,7 @@ import pandas as pd
 from .cards import SUIT_SYMBOLS, SUITS, Hand, card_str, parse_card
 from .errors import SoloAnalysisError, TurnupError
 from .rules import Contract, RuleSet, load_rules
-from ._questions import Row, build_rows, solve_rows
+from ._questions import Query, Row, build_rows, solve_rows
 from .sampler import PLAY_SEATS, DealSampler, parse_play_seat
 
 __all__ = [
@@ -173,6 +173,24 @@ class PlayModel:
         ok = (t <= target) if misere else (t >= target)
         return np.where(t < 0, -1, ok.astype(np.int8)).astype(np.int8)
 
+    def ask(self, deals: np.ndarray, questions: list[Query]) -> list[np.ndarray]:
+        """Answer several questions about the same deals (a :meth:`tricks` or :meth:`makes`
+        answer per :class:`Query`, over its ``subset`` of the deals).
+
+        The default asks them one by one; a model that can do better (the double-dummy one
+        runs them all in one parallel pass) overrides it.
+        """
+        out = []
+        for q in questions:
+            part = deals if q.subset is None else deals[q.subset]
+            if q.target is None:
+                out.append(np.asarray(self.tricks(part, trump=q.trump, leader=q.leader, side=q.side,
+                                                  misere=q.misere)).astype(np.int8))
+            else:
+                out.append(np.asarray(self.makes(part, trump=q.trump, leader=q.leader, side=q.side,
+                                                 misere=q.misere, target=q.target)).astype(np.int8))
+        return out
+
 
 class DoubleDummy(PlayModel):
     """Perfect play with all four hands visible (:func:`~solo_analysis.solver.solve_batch`).
@@ -205,6 +223,12 @@ class DoubleDummy(PlayModel):
         out = solve_batch(deals, trump=trump, leader=leader, declarers=side, misere=misere, target=target,
                           max_nodes=self.max_nodes)
         return out.astype(np.int8)
+
+    def ask(self, deals, questions):  # noqa: D102
+        from .solver import Question, solve_questions
+
+        asked = [Question(q.trump, q.leader, q.side, q.misere, q.target, q.subset) for q in questions]
+        return [a.astype(np.int8) for a in solve_questions(deals, asked, max_nodes=self.max_nodes)]
 
 
 #: play model name -> class (a later issue adds an imperfect-information model here)

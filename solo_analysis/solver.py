@@ -15,7 +15,8 @@ question "can the side take at least ``target`` tricks?".
 
 :func:`solve_batch` solves a whole array of deals (the sampler's output) in
 parallel numba threads with the GIL released; results do not depend on the
-number of threads.
+number of threads.  :func:`solve_questions` asks several questions of the same
+deals in one such run.
 
 Seats are 0..3 clockwise.  For a :class:`~solo_analysis.cards.Deal` they are
 N E S W; for a sampler array they are eldest, second, third, dealer.
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -34,7 +35,7 @@ from .cards import Deal, parse_seat, parse_trump
 from .errors import DealError, SeatError
 from .sampler import PLAY_SEATS
 
-__all__ = ["solve", "solve_batch", "solve_leads", "parse_declarers"]
+__all__ = ["solve", "solve_batch", "solve_questions", "Question", "solve_leads", "parse_declarers"]
 
 _TT_BITS = _solver.TT_BITS_DEFAULT
 #: deals handed to a numba thread at a time by solve_batch
@@ -299,6 +300,24 @@ def solve_batch(
     TrumpError, SeatError
         As for :func:`solve`.
     """
+    masks, k = _deal_masks(deals)
+    tr = parse_trump(trump)
+    ld = _parse_play_seat(leader)
+    seats = parse_declarers(declarers)
+    side = _side_mask(seats, misere, declarers)
+    tgt = _check_target(target, k)
+    budget = _check_max_nodes(max_nodes)
+    n = masks.shape[0]
+    out = _run_tasks(masks, np.arange(n, dtype=np.int64), np.full(n, tr, dtype=np.int64),
+                     np.full(n, ld, dtype=np.int64), np.full(n, side, dtype=np.int64),
+                     np.full(n, bool(misere)), np.full(n, tgt, dtype=np.int64), budget)
+    if budget > 0:
+        return out
+    return out.astype(bool) if tgt >= 0 else out
+
+
+def _deal_masks(deals: np.ndarray) -> tuple[np.ndarray, int]:
+    """Check a deals array (``(n, 4, k)`` or ``(4, k)`` card codes); its bitmasks and ``k``."""
     arr = np.asarray(deals)
     if arr.ndim == 2:
         arr = arr[None]
@@ -308,32 +327,103 @@ def solve_batch(
         raise DealError(f"invalid deals array of dtype {arr.dtype}: expected integer card codes")
     if arr.size and (arr.min() < 0 or arr.max() > 51):
         raise DealError("invalid deals array: card codes must be 0..51")
-    tr = parse_trump(trump)
-    ld = _parse_play_seat(leader)
-    seats = parse_declarers(declarers)
-    side = _side_mask(seats, misere, declarers)
-    tgt = _check_target(target, arr.shape[2])
-    budget = _check_max_nodes(max_nodes)
     masks = _solver.codes_to_masks(arr.astype(np.int8, copy=False))
     k = arr.shape[2]
     if arr.shape[0] and not np.all(_solver.popcount_rows(masks) == 4 * k):
         bad = int(np.argmin(_solver.popcount_rows(masks) == 4 * k))
         raise DealError(f"invalid deals array: deal {bad} holds a card twice")
+    return masks, k
+
+
+def _run_tasks(masks: np.ndarray, deal: np.ndarray, trump: np.ndarray, leader: np.ndarray,
+               side: np.ndarray, misere: np.ndarray, target: np.ndarray, budget: int) -> np.ndarray:
+    """Run :func:`_solver.solve_many` on the tasks with the numba threads (int8 answers)."""
     import numba
 
-    # deals go to the threads eight at a time (dynamic scheduling: solve times vary a
-    # lot); a batch of a few deals stays on one thread (waking the others costs more)
+    # tasks go to the threads eight at a time (dynamic scheduling: solve times vary a
+    # lot); a batch of a few tasks stays on one thread (waking the others costs more)
     threads = numba.get_num_threads()
-    use = max(1, min(threads, -(-arr.shape[0] // _CHUNK)))
+    use = max(1, min(threads, -(-deal.shape[0] // _CHUNK)))
     previous = numba.set_parallel_chunksize(_CHUNK)
     numba.set_num_threads(use)
     try:
-        out = _solver.solve_many(masks, tr, ld, side, bool(misere), tgt, *_solver.new_tables(use, _TT_BITS),
-                                 budget)
+        return _solver.solve_many(masks, deal, trump, leader, side, misere, target,
+                                  *_solver.new_tables(use, _TT_BITS), budget)
     finally:
         numba.set_num_threads(threads)
         numba.set_parallel_chunksize(previous)
-    if budget > 0:
-        return out
-    return out.astype(bool) if tgt >= 0 else out
 
+
+class Question(NamedTuple):
+    """One question for :func:`solve_questions`: the arguments of :func:`solve_batch` for a
+    whole array of deals, and ``subset``, the indices of the deals to ask it on (``None``: all).
+    """
+
+    trump: str | int | None
+    leader: str | int
+    declarers: str | int | tuple[int, ...]
+    misere: bool = False
+    target: int | None = None
+    subset: np.ndarray | None = None
+
+
+def solve_questions(
+    deals: np.ndarray, questions: Iterable[Question], *, max_nodes: int | None = None
+) -> list[np.ndarray]:
+    """Ask several questions about the same deals in one parallel run.
+
+    Equivalent to one :func:`solve_batch` call per question, but all (question, deal) pairs go
+    to the numba threads together, so the threads wait for the slowest answer once rather
+    than once per question (the Monte Carlo advice asks a dozen questions of each batch).
+
+    Parameters
+    ----------
+    deals : numpy.ndarray
+        Card codes, shape ``(n, 4, k)`` (as for :func:`solve_batch`).
+    questions : iterable of Question
+        What to ask, and on which deals.
+    max_nodes : int, optional
+        As for :func:`solve_batch`: give up on an answer after this many positions.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        One ``int8`` array per question, over its ``subset`` (or all deals), in order: tricks,
+        or 1/0 for ``target`` questions; -1 where the search gave up (only with ``max_nodes``).
+
+    Raises
+    ------
+    DealError, TrumpError, SeatError
+        As for :func:`solve_batch`, or a ``subset`` index outside the deals.
+    """
+    masks, k = _deal_masks(deals)
+    n = masks.shape[0]
+    budget = _check_max_nodes(max_nodes)
+    parts: list[tuple[np.ndarray, int, int, int, bool, int]] = []
+    for q in questions:
+        idx = np.arange(n, dtype=np.int64) if q.subset is None else np.asarray(q.subset, dtype=np.int64)
+        if idx.ndim != 1 or (idx.size and (idx.min() < 0 or idx.max() >= n)):
+            raise DealError(f"invalid question subset: expected indices of the {n} deals")
+        seats = parse_declarers(q.declarers)
+        parts.append((idx, parse_trump(q.trump), _parse_play_seat(q.leader),
+                      _side_mask(seats, q.misere, q.declarers), bool(q.misere), _check_target(q.target, k)))
+    if not parts:
+        return []
+    sizes = [p[0].size for p in parts]
+    deal = np.concatenate([p[0] for p in parts])
+    # deal by deal, so that every stretch of tasks mixes slow and quick questions (however
+    # the threading layer splits the range, no thread gets all the slow ones)
+    order = np.argsort(deal, kind="stable")
+    answers = _run_tasks(
+        masks,
+        deal[order],
+        np.repeat(np.array([p[1] for p in parts], dtype=np.int64), sizes)[order],
+        np.repeat(np.array([p[2] for p in parts], dtype=np.int64), sizes)[order],
+        np.repeat(np.array([p[3] for p in parts], dtype=np.int64), sizes)[order],
+        np.repeat(np.array([p[4] for p in parts], dtype=np.bool_), sizes)[order],
+        np.repeat(np.array([p[5] for p in parts], dtype=np.int64), sizes)[order],
+        budget,
+    )
+    out = np.empty_like(answers)
+    out[order] = answers
+    return np.split(out, np.cumsum(sizes)[:-1])

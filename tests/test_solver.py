@@ -497,3 +497,27 @@ def test_bad_batch_shapes():
         solve_batch(full_deals(2, 0), trump=9, leader=0, declarers=(0,))
     with pytest.raises(SoloAnalysisError):
         solve_batch(full_deals(2, 0), trump=0, leader=7, declarers=(0,))
+
+
+def test_solve_questions_equals_one_batch_per_question():
+    from solo_analysis.errors import DealError
+    from solo_analysis.solver import Question, solve_questions
+
+    deals = random_endings(np.random.default_rng(5), 24, 5)
+    some = np.array([3, 0, 17, 5])
+    questions = [
+        Question(trump="H", leader=1, declarers=(0, 2)),
+        Question(trump=None, leader=0, declarers=(1,), misere=True, target=0),
+        Question(trump=0, leader=2, declarers=(0, 1), target=3, subset=some),
+        Question(trump="C", leader=3, declarers="E", target=2, subset=np.array([], dtype=int)),
+    ]
+    got = solve_questions(deals, questions)
+    assert [a.shape[0] for a in got] == [24, 24, 4, 0] and all(a.dtype == np.int8 for a in got)
+    for q, a in zip(questions, got):
+        part = deals if q.subset is None else deals[q.subset]
+        want = solve_batch(part, trump=q.trump, leader=q.leader, declarers=q.declarers, misere=q.misere,
+                           target=q.target)  # fmt: skip
+        assert (a == np.asarray(want).astype(np.int8)).all()
+    assert solve_questions(deals, []) == []
+    with pytest.raises(DealError):
+        solve_questions(deals, [Question(trump=0, leader=0, declarers=(0,), subset=np.array([24]))])
