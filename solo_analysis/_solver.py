@@ -102,8 +102,12 @@ def _top_run(mine: int, live: int) -> int:
 #   info[slot] = [generation, lengths, leader, pattern S, pattern H, pattern D, pattern C]
 #   pattern = (k << 26) | owners of the top k cards, highest first, 2 bits each
 #   bounds[slot] = [lower, upper] bound on the counted side's remaining tricks
+#
+# 128 ways (2048 buckets of the default 2**18 entries): since a probe stops at the first
+# way of another search, more ways cost little; against 64, 3-5 % faster on Prop-Cop and
+# bridge questions, 4 % slower on a lone declarer's Solo (same-run timings, 50-60 deals).
 # ---------------------------------------------------------------------------
-TT_WAYS = 64
+TT_WAYS = 128
 # True: store whole positions (every live card relevant) instead of winning-rank
 # patterns.  A debugging switch: the patterns are exact (checked against the oracle).
 EXACT_TT = False
