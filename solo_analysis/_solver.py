@@ -1067,10 +1067,9 @@ def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, bou
     Several questions on the same deals go to the threads in one call, so the threads wait
     for the slowest task once, not once per question.  Each worker thread owns a
     transposition table from :func:`new_tables` (entries carry the task's index, so one task
-    never reads another's); with numba's parallel chunk size set (see
-    :func:`solo_analysis.solver.solve_batch`) the threads take tasks a few at a time, so a slow
-    one does not hold up a whole block of others.  Results do not depend on the number of
-    threads (the search is exact).
+    never reads another's).  How the range is split among the threads is up to numba's
+    threading layer (see :func:`solo_analysis.solver.solve_questions` for the task order).
+    Results do not depend on the number of threads (the search is exact).
     """
     n = deal.shape[0]
     out = np.empty(n, dtype=np.int8)

@@ -35,8 +35,9 @@ share corrected by control variates (``control_variates=True``, the default): th
 splits, shortness with trumps) predict much of a result (measured out of sample, 4-fold, on
 double-dummy results: 49-52 % of the variance of the Prop-Cop results of the ordinary hand
 ``AKJ94.K83.Q72.65`` over 600 deals, 51-59 % of those of the strong hand ``AKQJT9.AK.AK2.32`` and
-62 % of its Solo results over 1200), and their exact means are known (estimated on a separate stream of :data:`CV_AUX_DEALS` deals), so
-the estimate subtracts the part of the sampling error they account for:
+62 % of its Solo results over 1200), and their exact means are known (estimated on a
+separate stream of :data:`CV_AUX_DEALS` deals), so the estimate subtracts the part of the
+sampling error they account for:
 ``p_make = p_raw - (mean of the features on the deals - their exact mean) . beta``, ``beta`` the
 least-squares slope on the same deals.  Its 95 % interval (``ci_low``, ``ci_high``) is normal, with
 the residual variance, the factor ``(n - 2) / (n - k - 2)`` for a fitted ``beta`` (``k`` = 39
@@ -343,6 +344,19 @@ def _cv_mean(y: np.ndarray, x: np.ndarray, controls: _Controls) -> tuple[float, 
     s2 = float(resid @ resid) / (n - rank - 1)
     var = s2 / n * (n - 2) / (n - rank - 2) + float(beta @ controls.cov @ beta) / controls.n_aux
     return ybar - float((xbar - controls.mean) @ beta), math.sqrt(max(var, 0.0))
+
+
+def _mean_se(y: np.ndarray, x: np.ndarray | None, controls: _Controls | None) -> tuple[float, float]:
+    """Mean of ``y`` and its standard error: corrected by control variates where they apply
+    (``y`` varies, enough deals), else the plain mean and ``sd / sqrt(n)`` (NaN / inf without
+    deals, inf with one)."""
+    n = y.size
+    if controls is not None and x is not None and n > 1 and float(y.std()) > 0:
+        cv = _cv_mean(y, x, controls)
+        if cv is not None:
+            return cv
+    mean = float(y.mean()) if n else math.nan
+    return mean, (float(y.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf)
 
 
 def _p_interval(
@@ -1073,12 +1087,7 @@ def _summarise(
             ev = lose + (win - lose) * pm if n else math.nan
             ev_low, ev_high = lose + (win - lose) * lo, lose + (win - lose) * hi
         else:
-            cv = None if controls is None else _cv_mean(payoff, x, controls)
-            if cv is not None and float(payoff.std()) > 0:
-                ev, se = cv
-            else:
-                ev = float(payoff.mean()) if n else math.nan
-                se = float(payoff.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+            ev, se = _mean_se(payoff, x, controls)
             ev_low, ev_high = ev - Z95 * se, ev + Z95 * se
             ev_low, ev_high = _widen(ev_low, ev_high, n, unresolved, float(row.values.min()),
                                      float(row.values.max()))
@@ -1147,8 +1156,8 @@ def _recommend(
 
     The paired difference is taken over the deals solved for both (the first deals of the
     stream: an adaptive run stops each contract when its own intervals are narrow enough);
-    the deals either was given up on (NaN payoffs) widen its interval by the most and least the difference could be
-    on them (``ranges``: each row's lowest and highest settlement).
+    the deals either was given up on (NaN payoffs) widen its interval by the most and least
+    the difference could be on them (``ranges``: each row's lowest and highest settlement).
     """
     cands = table[table["candidate"] & table["allowed"]].sort_values(
         ["ev_units", "p_make", "rank"], ascending=[False, False, True], kind="stable"
@@ -1177,15 +1186,8 @@ def _recommend(
     x = None if controls is None else controls.x[: diff.size][known]
     diff = diff[known]
     n = diff.size
-    cv = None if x is None or n < 2 or float(diff.std()) == 0 else _cv_mean(diff, x, controls)
-    if cv is not None:
-        half = Z95 * cv[1]
-        margin = (cv[0], cv[0] - half, cv[0] + half)
-    elif n > 1:
-        half = Z95 * float(diff.std(ddof=1)) / math.sqrt(n)
-        margin = (float(diff.mean()), float(diff.mean()) - half, float(diff.mean()) + half)
-    else:
-        margin = (float(diff.mean()) if n else math.nan, -math.inf, math.inf)
+    mean, se = _mean_se(diff, x, controls)
+    margin = (mean, mean - Z95 * se, mean + Z95 * se) if n > 1 else (mean, -math.inf, math.inf)
     if unresolved and ranges is not None and n > 1:
         ra = ranges[int(best[3]["row"])] if best[3] is not None else (0.0, 0.0)
         rb = ranges[int(second[3]["row"])] if second[3] is not None else (0.0, 0.0)

@@ -38,7 +38,7 @@ from .sampler import PLAY_SEATS
 __all__ = ["solve", "solve_batch", "solve_questions", "Question", "solve_leads", "parse_declarers"]
 
 _TT_BITS = _solver.TT_BITS_DEFAULT
-#: deals handed to a numba thread at a time by solve_batch
+#: tasks numba is asked to hand to a thread at a time (see _run_tasks)
 _CHUNK = 8
 
 
@@ -300,20 +300,10 @@ def solve_batch(
     TrumpError, SeatError
         As for :func:`solve`.
     """
-    masks, k = _deal_masks(deals)
-    tr = parse_trump(trump)
-    ld = _parse_play_seat(leader)
-    seats = parse_declarers(declarers)
-    side = _side_mask(seats, misere, declarers)
-    tgt = _check_target(target, k)
-    budget = _check_max_nodes(max_nodes)
-    n = masks.shape[0]
-    out = _run_tasks(masks, np.arange(n, dtype=np.int64), np.full(n, tr, dtype=np.int64),
-                     np.full(n, ld, dtype=np.int64), np.full(n, side, dtype=np.int64),
-                     np.full(n, bool(misere)), np.full(n, tgt, dtype=np.int64), budget)
-    if budget > 0:
+    (out,) = solve_questions(deals, [Question(trump, leader, declarers, misere, target)], max_nodes=max_nodes)
+    if max_nodes is not None:
         return out
-    return out.astype(bool) if tgt >= 0 else out
+    return out.astype(bool) if target is not None else out
 
 
 def _deal_masks(deals: np.ndarray) -> tuple[np.ndarray, int]:
@@ -340,8 +330,10 @@ def _run_tasks(masks: np.ndarray, deal: np.ndarray, trump: np.ndarray, leader: n
     """Run :func:`_solver.solve_many` on the tasks with the numba threads (int8 answers)."""
     import numba
 
-    # tasks go to the threads eight at a time (dynamic scheduling: solve times vary a
-    # lot); a batch of a few tasks stays on one thread (waking the others costs more)
+    # numba is asked to hand the tasks out eight at a time, and a batch of a few tasks stays
+    # on one thread (waking the others costs more).  With the OpenMP threading layer the
+    # chunk size made no measured difference (the range was split in fixed blocks), which is
+    # why solve_questions orders its tasks deal by deal.
     threads = numba.get_num_threads()
     use = max(1, min(threads, -(-deal.shape[0] // _CHUNK)))
     previous = numba.set_parallel_chunksize(_CHUNK)
