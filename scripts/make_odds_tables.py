@@ -17,6 +17,11 @@ Usage::
     python scripts/make_odds_tables.py --deals 200 --out /tmp/odds   # a small trial
     python scripts/make_odds_tables.py --max-nodes 0                 # every answer exact (may stall)
 
+Every other rule set reuses the answers of the ``classic`` run (``data/classic/``, as far as it
+has gone) to the questions both ask (for ``parlett``: all but Abundance Declared at no trump), so
+it costs a fraction of it; ``--reuse-from RULES`` names another run, ``--no-reuse`` solves
+everything again.
+
 Each question gets ``--max-nodes`` search positions (default 5,000,000, about a second); the
 rare answer that needs more is recorded as unsolved and widens the tables' intervals.
 """
@@ -60,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,
                     help=f"solver positions per question before an answer is left unsolved "
                          f"(default {DEFAULT_MAX_NODES:,}; 0: every answer exact)")
+    ap.add_argument("--reuse-from", default=DEFAULT_RULES[0], metavar="RULES",
+                    help=f"another rule set takes this one's answers (OUT/RULES) to the questions both ask "
+                         f"(default {DEFAULT_RULES[0]})")
+    ap.add_argument("--no-reuse", action="store_true", help="solve every question of every rule set")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args(argv)
 
@@ -75,12 +84,15 @@ def main(argv: list[str] | None = None) -> int:
 
     for rules in args.rules or DEFAULT_RULES:
         out = args.out / rules
-        print(f"{rules}: {args.deals} deals, seed {args.seed} -> {out}", file=sys.stderr, flush=True)
+        first = args.out / args.reuse_from
+        reuse = None if args.no_reuse or rules == args.reuse_from or not (first / "manifest.json").exists() else first
+        print(f"{rules}: {args.deals} deals, seed {args.seed} -> {out}"
+              + ("" if reuse is None else f", reusing the answers of {first}"), file=sys.stderr, flush=True)  # fmt: skip
         try:
             run = run_tables(
                 args.deals, args.seed, out, rules=rules, chunk_size=args.chunk_size,
                 scheduler=args.scheduler, threads=args.threads, progress=progress, command=command,
-                max_nodes=args.max_nodes or None,
+                max_nodes=args.max_nodes or None, reuse=reuse,
             )  # fmt: skip
         except _TimeUp:
             print("time budget spent: finished chunks are kept; run the same command to resume", file=sys.stderr)

@@ -116,6 +116,7 @@ __all__ = [
     "RuleSet",
     "TrickCountError",
     "load_rules",
+    "rules_from_toml",
     "PRESETS",
     "DEFAULT_PRESET",
     "CONTRACT_NAMES",
@@ -766,6 +767,24 @@ def _read_toml(text: str, origin: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RuleSetError(f"{origin}: malformed TOML: {exc}") from None
+
+
+def rules_from_toml(text: str, origin: str = "<string>") -> RuleSet:
+    """A rule set from the text of a rule-set file (e.g. :meth:`RuleSet.to_toml`'s output).
+
+    ``origin`` names the text in error messages.
+
+    Raises
+    ------
+    RuleSetError
+        Malformed TOML, an unknown key or base, or an invalid option.
+
+    Examples
+    --------
+    >>> rules_from_toml(load_rules("parlett").to_toml()) == load_rules("parlett")
+    True
+    """
+    return _from_mapping(_read_toml(text, origin), origin, default_name=None)
 
 
 def _load_file(path: Path) -> RuleSet:

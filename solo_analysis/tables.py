@@ -74,10 +74,11 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from ._questions import build_rows, denominations, solve_rows
+from ._questions import Query, Row, build_rows, denominations, solve_rows
 from .advice import PLAY_MODELS, PlayModel, wilson_interval
 from .errors import TableError
 from .rules import RuleSet, load_rules
+from .rules import rules_from_toml as _rules_from_toml
 from .sampler import PLAY_SEATS, DealSampler
 
 __all__ = [
@@ -296,7 +297,11 @@ def result_columns(rules: RuleSet | str, contracts: Iterable[str] | None = None)
 
 
 class _TimedModel(PlayModel):
-    """Wraps a play model and adds up the wall time of each kind of solver question."""
+    """Wraps a play model and adds up the wall time of each kind of solver question.
+
+    A round of questions (:meth:`ask`) goes to the model in one call per kind, so the model
+    can spread each call's deals x questions over its threads and the time still splits by kind.
+    """
 
     def __init__(self, base: PlayModel, labels: dict[tuple[bool, int, bool], str]) -> None:
         self.base = base
@@ -309,12 +314,101 @@ class _TimedModel(PlayModel):
         return self.base.tricks(deals, trump=trump, leader=leader, side=side, misere=misere)
 
     def makes(self, deals, *, trump, leader, side, misere, target):  # noqa: D102
-        label = self.labels.get((bool(misere), int(target), len(side) > 1), f"target {target}")
-        t0 = time.perf_counter()
-        result = self.base.makes(deals, trump=trump, leader=leader, side=side, misere=misere, target=target)
-        self.seconds[label] += time.perf_counter() - t0
-        self.calls[label] += int(np.shape(deals)[0])
-        return result
+        return self.ask(deals, [Query(trump, leader, tuple(side), misere, target)])[0]
+
+    def _label(self, q: Query) -> str:
+        if q.target is None:
+            return "tricks"
+        return self.labels.get((bool(q.misere), int(q.target), len(q.side) > 1), f"target {q.target}")
+
+    def ask(self, deals, questions):  # noqa: D102
+        out: list[np.ndarray | None] = [None] * len(questions)
+        kinds: dict[str, list[int]] = defaultdict(list)
+        for i, q in enumerate(questions):
+            kinds[self._label(q)].append(i)
+        n = int(np.shape(deals)[0])
+        for label, idx in kinds.items():
+            t0 = time.perf_counter()
+            answers = self.base.ask(deals, [questions[i] for i in idx])
+            self.seconds[label] += time.perf_counter() - t0
+            self.calls[label] += sum(n if questions[i].subset is None else len(questions[i].subset) for i in idx)
+            for i, answer in zip(idx, answers):
+                out[i] = answer
+        return out  # type: ignore[return-value]
+
+
+class _KnownAnswers(PlayModel):
+    """Wraps a play model; answers "does it make?" questions already answered in another run.
+
+    ``known`` maps ``(trump, leader, side, misere, target)`` to the status of that question on
+    every deal of the batch (1 made, 0 failed, -1 given up); other questions go to ``base``.
+    """
+
+    def __init__(self, base: PlayModel, known: dict[tuple, np.ndarray]) -> None:
+        self.base = base
+        self.name = base.name
+        self.known = known
+        self.reused = 0
+
+    def tricks(self, deals, *, trump, leader, side, misere):  # noqa: D102
+        return self.base.tricks(deals, trump=trump, leader=leader, side=side, misere=misere)
+
+    def makes(self, deals, *, trump, leader, side, misere, target):  # noqa: D102
+        return self.base.makes(deals, trump=trump, leader=leader, side=side, misere=misere, target=target)
+
+    def ask(self, deals, questions):  # noqa: D102
+        out: list[np.ndarray | None] = [None] * len(questions)
+        rest = []
+        for i, q in enumerate(questions):
+            got = None if q.target is None else self.known.get((q.trump, q.leader, q.side, q.misere, q.target))
+            if got is None:
+                rest.append(i)
+            else:
+                out[i] = got if q.subset is None else got[q.subset]
+                self.reused += int(out[i].size)
+        if rest:
+            for i, answer in zip(rest, self.base.ask(deals, [questions[i] for i in rest])):
+                out[i] = answer
+        return out  # type: ignore[return-value]
+
+
+def _row_seat(row: Row) -> int:
+    """The seat whose row this is (for Prop-Cop: the seat that is not the partner)."""
+    return row.side[0] if row.partner is None else next(s for s in row.side if s != row.partner)
+
+
+def _answer_column(rules: RuleSet, row: Row, turnup_suit: int | None) -> str | None:
+    """The outcome column holding exactly this fixed row's answer (None: a column that
+    combines several denominations, as Prop-Cop's where the partners name trump)."""
+    c = row.contract
+    if c.partnership:
+        return f"{c.name}_{PLAY_SEATS[row.partner]}" if len(denominations(c, turnup_suit)) == 1 else None
+    if _is_choice(rules, c):
+        return f"{c.name}_{_SUIT_TEXT[row.trump]}"
+    return c.name
+
+
+def _known_answers(
+    reuse: tuple[pd.DataFrame, RuleSet], idx: np.ndarray, turnup_suit: int | None
+) -> dict[tuple, np.ndarray]:
+    """The questions another run's frame answers for deals ``idx`` (one turn-up suit)."""
+    frame, rules = reuse
+    unsolved = frame["unsolved"].to_numpy(dtype=object).reshape(-1, 4)[idx]
+    known: dict[tuple, np.ndarray] = {}
+    for seat in range(4):
+        for row in build_rows(rules, seat, turnup_suit):
+            column = None if row.choice != "fixed" else _answer_column(rules, row, turnup_suit)
+            if column is None or column not in frame.columns:
+                continue
+            values = frame[column].to_numpy(dtype=object).reshape(-1, 4)[idx, seat]
+            asked = np.array([v is not pd.NA for v in values])
+            given_up = np.array([column in u.split(",") for u in unsolved[:, seat]])
+            if not (asked | given_up).all():
+                continue  # not asked on some deal: nothing to reuse
+            status = np.where(given_up, -1, np.where(asked, values, False).astype(bool)).astype(np.int8)
+            key = (row.trump, row.leader, row.side, row.contract.misere, row.contract.target)
+            known[key] = status
+    return known
 
 
 def _play_model(play_model: str | PlayModel, max_nodes: int | None = None) -> PlayModel:
@@ -371,7 +465,8 @@ def evaluate_deals(
     first_index: int = 0,
     play_model: str | PlayModel = "double-dummy",
     max_nodes: int | None = None,
-) -> tuple[pd.DataFrame, dict[str, dict[str, float]]]:
+    reuse: tuple[pd.DataFrame, RuleSet | str] | None = None,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Hand features and the double-dummy outcome of every contract, for every deal and seat.
 
     Parameters
@@ -393,6 +488,11 @@ def evaluate_deals(
         Search positions the named play model may spend on one question of one deal; an
         answer it gives up on is null in its outcome column and named in ``unsolved``.
         ``None`` (default): every answer exact.
+    reuse : (pandas.DataFrame, RuleSet or str), optional
+        The frame this function returned for the same deals under another rule set (the
+        same play model and ``max_nodes``), and that rule set.  A question it answers (the
+        same trump, leader, declarer side, misère or not, and target, e.g. Solo under both
+        ``classic`` and ``parlett``) takes its answer from there instead of being solved again.
 
     Returns
     -------
@@ -402,14 +502,15 @@ def evaluate_deals(
         where the question is not asked, or was given up on) and ``unsolved`` (the outcome
         columns given up on, comma-separated; ``""`` for none).
     timings : dict
-        ``{"seconds": {question: s}, "deals": {question: deals asked}}``, where a question is
-        labelled by the contracts that ask it.
+        ``{"seconds": {question: s}, "deals": {question: deals asked}, "reused": answers}``,
+        where a question is labelled by the contracts that ask it and ``reused`` counts the
+        answers (deal x question) taken from ``reuse``.
 
     Raises
     ------
     TableError
         Turn-ups missing or given against the rule set, or of the wrong shape; an unknown
-        play model.
+        play model; a ``reuse`` frame of other deals.
     RuleSetError, ContractError
         An unknown rule set or contract.
     """
@@ -431,6 +532,13 @@ def evaluate_deals(
     cols = result_columns(rs, names)
     values = {col: np.full((n, 4), -1, dtype=np.int8) for col, _, _ in cols}  # -1: not asked, -2: given up
     model = _TimedModel(_play_model(play_model, max_nodes), _question_labels(rs, names))
+    if reuse is not None:
+        reuse = (reuse[0], load_rules(reuse[1]))
+        got = reuse[0]
+        expect = np.repeat(np.arange(first_index, first_index + n, dtype=np.int64), 4)
+        if len(got) != 4 * n or not np.array_equal(got["deal"].to_numpy(dtype=np.int64), expect):
+            raise TableError(f"the frame to reuse does not hold deals {first_index}..{first_index + n - 1}")
+    reused = 0
     suit_of = np.full(n, -1, dtype=np.int64) if tu is None else tu // 13
     lengths = np.stack([(d // 13 == s).sum(axis=-1) for s in range(4)], axis=-1)
     honours = np.stack([((d // 13 == s) & (d % 13 >= _JACK)).sum(axis=-1) for s in range(4)], axis=-1)
@@ -441,14 +549,19 @@ def evaluate_deals(
         rows = []
         for seat in range(4):
             rows.extend(build_rows(rs, seat, turnup_suit, only))
-        solve_rows(rows, d[idx], model, False)
+        if reuse is None:
+            solve_rows(rows, d[idx], model, False)
+        else:
+            known = _KnownAnswers(model, _known_answers(reuse, idx, turnup_suit))
+            solve_rows(rows, d[idx], known, False)
+            reused += known.reused
         # per (contract, seat, partner): the answers for each denomination
         answers: dict[tuple[str, int, int | None], dict[int, np.ndarray]] = defaultdict(dict)
         for row in rows:
             if row.choice != "fixed":
                 continue
             c = row.contract
-            seat = row.side[0] if row.partner is None else next(s for s in row.side if s != row.partner)
+            seat = _row_seat(row)
             # 1.0 made, 0.0 failed, NaN given up
             answers[(c.name, seat, row.partner)][row.trump] = np.asarray(row.made[0], dtype=float)
         for (name, seat, partner), by_trump in answers.items():
@@ -486,7 +599,8 @@ def evaluate_deals(
             unsolved[i].append(col)
     data["unsolved"] = [",".join(u) for u in unsolved]
     frame = pd.DataFrame(data)
-    timings = {"seconds": dict(model.seconds), "deals": {k: float(v) for k, v in model.calls.items()}}
+    timings = {"seconds": dict(model.seconds), "deals": {k: float(v) for k, v in model.calls.items()},
+               "reused": reused}  # fmt: skip
     return frame, timings
 
 
@@ -498,17 +612,20 @@ def evaluate_chunk(
     contracts: Iterable[str] | None = None,
     play_model: str | PlayModel = "double-dummy",
     max_nodes: int | None = None,
+    reuse: tuple[pd.DataFrame, RuleSet | str] | None = None,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Deal and evaluate deals ``start .. start+n-1`` of the run ``seed`` (the unit of work).
 
     Returns the frame of :func:`evaluate_deals` and its timings, with ``"wall"`` (seconds).
+    ``reuse``: the same chunk of a run under another rule set (see :func:`evaluate_deals`).
     """
     t0 = time.perf_counter()
     rs = load_rules(rules)
     deals = deals_at(seed, start, n)
     turnups = turnup_cards(seed, start, deals) if rs.turnup else None
     frame, timings = evaluate_deals(
-        deals, turnups, rs, contracts=contracts, first_index=start, play_model=play_model, max_nodes=max_nodes
+        deals, turnups, rs, contracts=contracts, first_index=start, play_model=play_model, max_nodes=max_nodes,
+        reuse=reuse,
     )
     timings["wall"] = time.perf_counter() - t0
     return frame, timings
@@ -846,6 +963,7 @@ def run_tables(
     command: str | None = None,
     thin: int = THIN,
     max_nodes: int | None = None,
+    reuse: str | os.PathLike[str] | None = None,
 ) -> TableRun:
     """Deal, solve and summarise ``deals`` random deals into ``out`` (resumable).
 
@@ -885,6 +1003,14 @@ def run_tables(
         column of ``deals.parquet``, the ``unresolved`` column of the tables, whose intervals
         then cover both outcomes), so a rare very hard deal cannot stall a long run.  ``None``
         (default): every answer exact.
+    reuse : path, optional
+        The directory of a run of **another rule set** with the same seed, chunk size, play
+        model and ``max_nodes`` (finished or not).  For each chunk that run has finished, every
+        question both rule sets ask (the same trump, leader, declarer side and target: Solo,
+        Misère, Prop-Cop, ... under ``classic`` and ``parlett``) takes that run's answer
+        instead of being solved again; the rest are solved.  The results are those of a run
+        without ``reuse``, except that an answer given up on there (``max_nodes``) stays given
+        up on.  Not part of the run's identity.
 
     Returns
     -------
@@ -895,7 +1021,8 @@ def run_tables(
     TableError
         Bad ``deals``, ``seed``, ``chunk_size``, ``threads`` or play model; an unwritable
         ``out``; ``out`` holding chunks of a run with another seed, rule set, contract list,
-        chunk size or play model; an unreachable scheduler.
+        chunk size or play model; an unreachable scheduler; a ``reuse`` directory that is not a
+        run of the same seed, chunk size, play model and ``max_nodes``.
     RuleSetError, ContractError
         An unknown rule set or contract.
     """
@@ -916,6 +1043,7 @@ def run_tables(
     out = Path(out)
     _prepare_out(out)
     manifest = _manifest(seed, rs, names, chunk_size, model.name, getattr(model, "max_nodes", None))
+    donor = None if reuse is None else _reuse_source(Path(reuse), manifest)
     if not _check_manifest(out, manifest):
         _write_text(out / "manifest.json", json.dumps(manifest, indent=2) + "\n")
 
@@ -935,12 +1063,13 @@ def run_tables(
     seconds: dict[str, float] = defaultdict(float)
     asked: dict[str, float] = defaultdict(float)
     busy = 0.0
+    reused = 0
     done_deals = sum(n for k, _, n in spans if k in set(run.skipped))
     new_deals = 0
     t_start = time.perf_counter()
 
     def finish(k: int, start: int, n: int, frame: pd.DataFrame, timing: dict[str, Any]) -> None:
-        nonlocal busy, done_deals, new_deals
+        nonlocal busy, done_deals, new_deals, reused
         meta = {"chunk": k, "start": start, "n": n, "seed": seed, "timing": timing}
         _write_parquet(_chunk_path(out, k), frame, meta)
         for q, s in timing["seconds"].items():
@@ -948,6 +1077,7 @@ def run_tables(
         for q, s in timing["deals"].items():
             asked[q] += s
         busy += timing["wall"]
+        reused += timing.get("reused", 0)
         done_deals += n
         new_deals += n
         run.computed.append(k)
@@ -958,9 +1088,9 @@ def run_tables(
     executor = "threads" if scheduler is None else ("dask-local" if scheduler == "local" else "dask")
     if todo:
         if scheduler is None:
-            _run_local(todo, seed, rs, names, model, threads, finish)
+            _run_local(todo, seed, rs, names, model, threads, finish, donor)
         else:
-            _run_dask(todo, seed, rs, names, model, scheduler, finish)
+            _run_dask(todo, seed, rs, names, model, scheduler, finish, donor)
     wall = time.perf_counter() - t_start
 
     frame = _merge(out, spans)
@@ -994,6 +1124,9 @@ def run_tables(
         "solver_seconds_by_question": {k: round(v, 3) for k, v in sorted(seconds.items())},
         "solver_deals_by_question": {k: int(v) for k, v in sorted(asked.items())},
         "chunk_seconds": round(busy, 3),
+        "reused_from": None if donor is None else {"out": str(donor[0]), "rules": donor[1].name},
+        "answers_reused": reused,
+        "answers_reused_note": "answers (deal x seat x question) of this invocation taken from reused_from",
         "all_chunks": total,
         "wall_seconds": round(wall, 3),
         "play_model": model.name,
@@ -1007,9 +1140,34 @@ def run_tables(
     return run
 
 
+def _reuse_source(path: Path, manifest: dict[str, Any]) -> tuple[Path, RuleSet]:
+    """Check that ``path`` is a run whose answers this run may reuse; its directory and rules."""
+    try:
+        other = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise TableError(f"cannot reuse {str(path)!r}: no readable run manifest ({exc})") from None
+    diffs = [f"{key} {other.get(key)!r} there, {manifest[key]!r} here"
+             for key in ("format", "seed", "chunk_size", "play_model", "max_nodes") if other.get(key) != manifest[key]]  # fmt: skip
+    if diffs:
+        raise TableError(f"cannot reuse {str(path)!r}: another kind of run ({'; '.join(diffs)})")
+    try:
+        rules = _rules_from_toml(other["rules_toml"], str(path / "manifest.json"))
+    except (KeyError, TypeError):
+        raise TableError(f"cannot reuse {str(path)!r}: its manifest names no rule set") from None
+    return path, rules
+
+
+def _reuse_chunk(donor: tuple[Path, RuleSet] | None, k: int, n: int) -> tuple[pd.DataFrame, RuleSet] | None:
+    """Chunk ``k`` of the run to reuse, if that run has finished it."""
+    if donor is None or not _chunk_done(_chunk_path(donor[0], k), n):
+        return None
+    return pd.read_parquet(_chunk_path(donor[0], k)), donor[1]
+
+
 def _run_local(
     todo: Sequence[tuple[int, int, int]], seed: int, rules: RuleSet, names: Sequence[str],
     model: PlayModel, threads: int | None, finish: Callable[..., None],
+    donor: tuple[Path, RuleSet] | None = None,
 ) -> None:
     import numba
 
@@ -1018,7 +1176,7 @@ def _run_local(
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
         for k, start, n in todo:
-            frame, timing = evaluate_chunk(seed, start, n, rules, names, model)
+            frame, timing = evaluate_chunk(seed, start, n, rules, names, model, reuse=_reuse_chunk(donor, k, n))
             finish(k, start, n, frame, timing)
     finally:
         numba.set_num_threads(before)
@@ -1027,6 +1185,7 @@ def _run_local(
 def _run_dask(
     todo: Sequence[tuple[int, int, int]], seed: int, rules: RuleSet, names: Sequence[str],
     model: PlayModel, scheduler: str, finish: Callable[..., None],
+    donor: tuple[Path, RuleSet] | None = None,
 ) -> None:
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -1049,7 +1208,8 @@ def _run_dask(
                 raise TableError(f"cannot reach dask scheduler {scheduler!r}: {exc}") from None
         try:
             futures = {
-                client.submit(evaluate_chunk, seed, start, n, rules, list(names), model, pure=False,
+                client.submit(evaluate_chunk, seed, start, n, rules, list(names), model,
+                              reuse=_reuse_chunk(donor, k, n), pure=False,
                               key=f"solo-table-{seed}-{k}-{n}-{os.getpid()}-{time.time_ns()}"): (k, start, n)
                 for k, start, n in todo
             }  # fmt: skip

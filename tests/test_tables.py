@@ -402,6 +402,18 @@ def test_cli_run_and_resume(tmp_path, capsys):
     assert code == 0 and "0 chunks computed, 2 reused" in out and err == ""
 
 
+def test_cli_reuse(tmp_path, capsys):
+    base = ["table", "--deals", "2", "--seed", "4", "--contracts", "misere", "--quiet"]
+    assert run_cli(base + ["--out", str(tmp_path / "classic")], capsys)[0] == 0
+    code, out, err = run_cli(base + ["--out", str(tmp_path / "parlett"), "--rules", "parlett",
+                                     "--reuse", str(tmp_path / "classic")], capsys)  # fmt: skip
+    assert code == 0, err
+    assert f"reused 8 answers from {tmp_path / 'classic'}" in out  # 2 deals x 4 seats
+    meta = json.loads((tmp_path / "parlett" / "metadata.json").read_text())
+    assert meta["answers_reused"] == 8 and meta["command"].endswith(f"--reuse {tmp_path / 'classic'}")
+    assert_same_outputs(tmp_path / "classic", tmp_path / "parlett")  # Misère is the same question
+
+
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
@@ -410,6 +422,7 @@ def test_cli_run_and_resume(tmp_path, capsys):
         (["--deals", "2", "--rules", "nope"], ["unknown rule set 'nope'"]),
         (["--deals", "2", "--contracts", "bridge"], ["bridge"]),
         (["--deals", "2", "--chunk-size", "0"], ["chunk size"]),
+        (["--deals", "2", "--reuse", "/nonexistent/run"], ["cannot reuse", "manifest"]),
     ],
 )
 def test_cli_errors(tmp_path, capsys, extra, words):
@@ -496,3 +509,54 @@ def test_cli_table_budget(tmp_path, capsys):
     code, stdout, err = run_cli(["table", "--deals", "2", "--seed", "2026", "--out", str(tmp_path / "x"),
                                  "--max-nodes", "0", "--quiet"], capsys)  # fmt: skip
     assert_one_line_error(code, stdout, err, "max_nodes")
+
+
+# --- reusing another rule set's answers -------------------------------------------------------
+
+
+def test_reuse_takes_the_shared_answers_of_another_rule_set(budget_runs, tmp_path):
+    base, _, _ = budget_runs
+    fresh = T.run_tables(4, 2026, tmp_path / "fresh", rules="parlett", progress=False, max_nodes=300_000)
+    reused = T.run_tables(4, 2026, tmp_path / "reused", rules="parlett", progress=False, max_nodes=300_000,
+                          reuse=base / "capped")  # fmt: skip
+    x, y = T.load_run(tmp_path / "fresh")[0], T.load_run(tmp_path / "reused")[0]
+    # answers found agree everywhere; an answer given up on in one run may be settled in the other
+    # (classic chains Declared in a suit after Solo and Royal Abundance: a made 13 settles a 9)
+    lost = (x["unsolved"] != "") | (y["unsolved"] != "")
+    pd.testing.assert_frame_equal(x[~lost].reset_index(drop=True), y[~lost].reset_index(drop=True))
+    for col, _, _ in T.result_columns("parlett"):
+        both = x[col].notna() & y[col].notna()
+        assert (x.loc[both, col] == y.loc[both, col]).all(), col
+    assert fresh.metadata["answers_reused"] == 0 and fresh.metadata["reused_from"] is None
+    # every parlett question but Declared at no trump is a classic one: per deal the 6
+    # partnerships' Prop-Cop, and per seat Solo, Misere and Abundance in the 3 other suits (plus
+    # Abundance in the turn-up suit = Royal Abundance, asked where Solo made)
+    assert reused.metadata["answers_reused"] >= 4 * (6 + 4 * 5)
+    assert reused.metadata["reused_from"]["rules"] == "classic"
+    assert set(reused.metadata["solver_seconds_by_question"]) == {"declared"}
+
+
+def test_reuse_refuses_another_kind_of_run(budget_runs, tmp_path):
+    base, _, _ = budget_runs
+    with pytest.raises(TableError, match="max_nodes"):
+        T.run_tables(4, 2026, tmp_path / "a", rules="parlett", progress=False, reuse=base / "capped")
+    with pytest.raises(TableError, match="seed"):
+        T.run_tables(4, 7, tmp_path / "b", rules="parlett", progress=False, max_nodes=300_000,
+                     reuse=base / "capped")  # fmt: skip
+    with pytest.raises(TableError, match="manifest"):
+        T.run_tables(4, 2026, tmp_path / "c", rules="parlett", progress=False, reuse=tmp_path / "nowhere")
+
+
+def test_reuse_of_an_unfinished_run_solves_the_missing_chunks(tmp_path):
+    donor = tmp_path / "classic"
+    T.run_tables(3, 9, donor, chunk_size=1, play_model=Sketch(), progress=False)
+    (donor / "chunks" / "chunk-000001.parquet").unlink()  # as if the run had stopped there
+    plain = T.run_tables(3, 9, tmp_path / "plain", rules="parlett", chunk_size=1, play_model=Sketch(), progress=False)
+    run = T.run_tables(3, 9, tmp_path / "reused", rules="parlett", chunk_size=1, play_model=Sketch(),
+                       progress=False, reuse=donor)  # fmt: skip
+    assert_same_outputs(tmp_path / "plain", tmp_path / "reused")
+    assert 0 < run.metadata["answers_reused"] and plain.metadata["answers_reused"] == 0
+    frame = T.evaluate_chunk(9, 0, 1, "parlett", play_model=Sketch())[0]
+    with pytest.raises(TableError, match="deals 1..1"):
+        T.evaluate_deals(T.deals_at(9, 1, 1), T.turnup_cards(9, 1, T.deals_at(9, 1, 1)), "parlett",
+                         first_index=1, play_model=Sketch(), reuse=(frame, "classic"))  # fmt: skip

@@ -21,6 +21,9 @@ import click
 @click.option("--max-nodes", type=int, default=None, metavar="N",
               help="Search positions per question and deal before an answer is recorded as unsolved "
                    "(default: no limit, every answer exact).")
+@click.option("--reuse", default=None, metavar="DIR",
+              help="Run directory of another rule set (same seed, chunk size and --max-nodes): "
+                   "questions both rule sets ask take its answers instead of being solved again.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def table(
     deals: int,
@@ -32,6 +35,7 @@ def table(
     chunk_size: int | None,
     threads: int | None,
     max_nodes: int | None,
+    reuse: str | None,
     quiet: bool,
 ) -> None:
     """Solve DEALS random deals for every seat and contract; write odds tables into OUT."""
@@ -41,7 +45,7 @@ def table(
     parts = ["solo-analysis", "table", "--deals", str(deals), "--seed", str(seed), "--out", out,
              "--rules", rules_spec]  # fmt: skip
     for flag, value in (("--contracts", contracts), ("--scheduler", scheduler), ("--chunk-size", chunk_size),
-                        ("--threads", threads), ("--max-nodes", max_nodes)):  # fmt: skip
+                        ("--threads", threads), ("--max-nodes", max_nodes), ("--reuse", reuse)):  # fmt: skip
         if value is not None:
             parts += [flag, str(value)]
     command = " ".join(shlex.quote(p) for p in parts)
@@ -61,12 +65,15 @@ def table(
         progress=not quiet,
         command=command,
         max_nodes=max_nodes,
+        reuse=reuse,
     )
     speed = "" if run.throughput is None else f", {run.throughput:.3g} deals/s"
     click.echo(
         f"{run.out}: {run.deals} deals (seed {run.seed}, rules {run.rules}); "
         f"{len(run.computed)} chunks computed, {len(run.skipped)} reused{speed}"
     )
+    if reuse is not None:
+        click.echo(f"reused {run.metadata['answers_reused']:,} answers from {reuse}")
     click.echo(f"tables: contract_frequency.csv, {len(run.features)} feature tables, deals.parquet, metadata.json")
 
 
