@@ -3,7 +3,10 @@
 On the same seeded random full deals, asks both solvers the same target
 questions ("can N+S take >= t tricks in hearts / no trump with East leading")
 and reports per question the median per-deal time ratio ours/DDS, the
-total-time ratio, and our slowest single deal.  Then times one-declarer
+total-time ratio, and our slowest single deal.  A second table splits the
+total ratio into search size and speed: the positions each search entered
+(DDS's own ``futureTricks.nodes``, ours from ``solver.search_nodes``), their
+ratio, and the time per position of each.  Then times one-declarer
 questions that DDS cannot answer (Solo, Abundance, Declared, Misère), through
 the single-deal ``solve`` and through ``solve_batch``.  Answers of the two
 solvers are compared and every disagreement is printed.
@@ -83,11 +86,13 @@ class DDS:
         ep_deal.trump = trump  # endplay Denom: 0..3 = S H D C, 4 = NT, as ours
         ep_deal.first = leader  # endplay Player: 0..3 = N E S W, as ours
         self._dds.SolveBoard(ep_deal._data, target, 1, 1, self.fut, 0)
+        self.nodes = int(self.fut.nodes)
         # score: -1 target not reached, 0 no trick possible, else target
         return self.fut.score[0] >= target
 
     def side_can_make(self, ep_deal, trump: int, leader: int, side: tuple[int, ...], target: int) -> bool:
         """Can a partnership (N+S or E+W) take >= target tricks with ``leader`` on lead?"""
+        self.nodes = 0
         if target <= 0:
             return True
         if leader in side:
@@ -127,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.only_dds:
         import numba
 
-        from solo_analysis.solver import solve, solve_batch
+        from solo_analysis.solver import search_nodes, solve, solve_batch
 
         numba.set_num_threads(args.threads)
         t0 = time.perf_counter()
@@ -144,13 +149,16 @@ def main(argv: list[str] | None = None) -> int:
     if not args.only_dds:
         header += f"{'ours total':>12}{'ours/deal':>12}{'ours max':>12}{'median r':>10}{'total r':>9}"
     print(header)
+    node_lines = []
     for label, trump, target in DDS_QUESTIONS:
         d_times = np.empty(n)
         d_ans = np.empty(n, dtype=bool)
+        d_nodes = np.empty(n)
         for i in range(n):
             t0 = time.perf_counter()
             d_ans[i] = dds.side_can_make(ep_deals[i], trump, east, ns, target)
             d_times[i] = time.perf_counter() - t0
+            d_nodes[i] = dds.nodes
         line = f"NS {target:>2} {label:<2} E leads{'':<6}{int(d_ans.sum()):>8}"
         line += f"{fmt_s(d_times.sum()):>12}{fmt_s(d_times.mean()):>12}"
         if solve is not None:
@@ -166,6 +174,14 @@ def main(argv: list[str] | None = None) -> int:
             bad = np.flatnonzero(o_ans != d_ans)
             b_ans = solve_batch(deals, trump=trump, leader=east, declarers=ns, target=target)
             bad_batch = np.flatnonzero(np.asarray(b_ans, dtype=bool) != d_ans)
+            o_nodes = np.array([search_nodes(p, trump=label, leader="E", declarers="NS", target=target)[1]
+                                for p in pbns], dtype=float)  # fmt: skip
+            node_lines.append(
+                f"NS {target:>2} {label:<2} E leads{'':<6}{d_nodes.sum():>12,.0f}{o_nodes.sum():>14,.0f}"
+                f"{o_nodes.sum() / max(d_nodes.sum(), 1):>9.2f}"
+                f"{statistics.median(o_nodes / np.maximum(d_nodes, 1)):>10.2f}"
+                f"{1e9 * d_times.sum() / max(d_nodes.sum(), 1):>11.0f}{1e9 * o_times.sum() / max(o_nodes.sum(), 1):>11.0f}"
+            )
         print(line, flush=True)
         if solve is not None:
             for i in bad:
@@ -180,6 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     if solve is None:
         print("\n(--only-dds: our solver not timed)")
         return 0
+    print()
+    print("search size: positions entered (DDS: futureTricks.nodes; ours: solver.search_nodes), and time per position")
+    print(f"{'question':<22}{'DDS nodes':>12}{'our nodes':>14}{'ratio':>9}{'median r':>10}{'DDS ns/n':>11}{'our ns/n':>11}")
+    for line in node_lines:
+        print(line)
 
     # one-declarer questions DDS cannot answer; declarer South, dealer West, so eldest = North
     deals = deals[: max(args.one_deals, 0)]

@@ -1003,6 +1003,21 @@ def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, mov
 
 
 @njit(cache=True)
+def count_nodes(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores):
+    """``(answer, nodes)``: :func:`solve_position`'s yes/no answer to ``target >= 0`` and the
+    number of search positions it entered (a diagnostic for benchmarks; no node limit)."""
+    nodes = _budget(0)
+    tt[2][:] = 0
+    h = hands.copy()
+    maxer, counted, wants = _roles(side_mask, misere)
+    hist = np.zeros((4, 52), dtype=np.int64)
+    need = target + 1 if misere else target
+    ok = _can_make(h, trump, leader, maxer, counted, wants, not misere, need, tt, gen, moves, scores, hist,
+                   nodes)
+    return (not ok) if misere else ok, nodes[0]
+
+
+@njit(cache=True)
 def solve_after_lead(hands, trump, leader, card, side_mask, misere, tt, gen, moves, scores):
     """Declarer side's tricks (perfect play) after ``leader`` leads ``card`` to the first trick."""
     h = hands.copy()

@@ -35,7 +35,7 @@ from .cards import Deal, parse_seat, parse_trump
 from .errors import DealError, SeatError
 from .sampler import PLAY_SEATS
 
-__all__ = ["solve", "solve_batch", "solve_questions", "Question", "solve_leads", "parse_declarers"]
+__all__ = ["solve", "solve_batch", "solve_questions", "Question", "solve_leads", "parse_declarers", "search_nodes"]
 
 _TT_BITS = _solver.TT_BITS_DEFAULT
 #: tasks numba is asked to hand to a thread at a time (see _run_tasks)
@@ -208,6 +208,35 @@ def solve(
     r = _solver.solve_position(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.gen,
                                ws.moves, ws.scores, 0)
     return bool(r) if tgt >= 0 else int(r)
+
+
+def search_nodes(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: str | Iterable[str | int],
+    misere: bool = False,
+    target: int,
+) -> tuple[bool, int]:
+    """The answer of :func:`solve` to a ``target`` question and the search positions it took.
+
+    A diagnostic (``scripts/bench_solver.py`` sets it beside DDS's own node count): one
+    zero-window search, no node limit.  Arguments as for :func:`solve`.
+
+    Returns
+    -------
+    (bool, int)
+        The answer, and the number of positions (card plays) the search entered.
+    """
+    deal, tr, ld, side, masks = _prepare(deal, trump, leader, declarers, misere)
+    tgt = _check_target(target, deal.n_cards)
+    if tgt < 0:
+        raise DealError("search_nodes needs a target")
+    ws = _WS
+    ws.gen += 1
+    ok, nodes = _solver.count_nodes(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.gen, ws.moves, ws.scores)
+    return bool(ok), int(nodes)
 
 
 def solve_leads(

@@ -521,3 +521,19 @@ def test_solve_questions_equals_one_batch_per_question():
     assert solve_questions(deals, []) == []
     with pytest.raises(DealError):
         solve_questions(deals, [Question(trump=0, leader=0, declarers=(0,), subset=np.array([24]))])
+
+
+def test_search_nodes_answers_as_solve_and_counts_positions():
+    from solo_analysis.sampler import random_deals
+    from solo_analysis.solver import search_nodes
+
+    for d in random_deals(4, 11):
+        pbn = Deal.from_array(d).to_pbn()
+        for kw in (dict(trump="H", leader="E", declarers="NS", target=8),
+                   dict(trump="S", leader="N", declarers="NE", target=7),
+                   dict(trump=None, leader="N", declarers="S", misere=True, target=0)):  # fmt: skip
+            ok, nodes = search_nodes(pbn, **kw)
+            assert ok == solve(pbn, **kw)
+            assert nodes >= 1 and search_nodes(pbn, **kw) == (ok, nodes)  # deterministic
+    with pytest.raises(SoloAnalysisError, match="target"):
+        search_nodes(pbn, trump="H", leader="E", declarers="NS", target=None)
