@@ -705,7 +705,8 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
             moves, scores, st, hist, npl0, led0, wc0, ws0, tmask0, nodes):
     """Zero-window search: can ``maxer`` force ``counted`` >= need0 from here?
 
-    ``nodes = [count, limit]``: every node entered adds 1 to ``count``; once it passes
+    ``nodes = [count, limit, boundaries]``: every node entered adds 1 to ``count`` (and a
+    trick-boundary node 1 to ``boundaries``); once ``count`` passes
     ``limit`` the search gives up and returns False with ``h`` left mid-line (the
     caller must check ``nodes[0] > nodes[1]`` and discard the answer and ``h``).
 
@@ -743,6 +744,7 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
             st[d, _REL] = 0
             resolved = False
             if npl == 0:
+                nodes[2] += 1
                 rem = _pop52(h[leader])
                 live = h[0] | h[1] | h[2] | h[3]
                 rel = 0
@@ -948,8 +950,8 @@ def _can_make(h, trump, leader, maxer, counted, wants, normal, need, tt, gen, mo
 
 @njit(cache=True)
 def _budget(max_nodes):
-    """``[count, limit]`` for :func:`_search`; ``max_nodes <= 0`` means no limit."""
-    nodes = np.zeros(2, dtype=np.int64)
+    """``[count, limit, boundary count]`` for :func:`_search`; ``max_nodes <= 0`` means no limit."""
+    nodes = np.zeros(3, dtype=np.int64)
     nodes[1] = max_nodes if max_nodes > 0 else np.int64(1) << 62
     return nodes
 
@@ -1004,8 +1006,9 @@ def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, mov
 
 @njit(cache=True)
 def count_nodes(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores):
-    """``(answer, nodes)``: :func:`solve_position`'s yes/no answer to ``target >= 0`` and the
-    number of search positions it entered (a diagnostic for benchmarks; no node limit)."""
+    """``(answer, nodes, boundaries)``: :func:`solve_position`'s yes/no answer to ``target >= 0``,
+    the number of search positions (card plays) it entered and how many of them were trick
+    boundaries, the root included (a diagnostic for benchmarks; no node limit)."""
     nodes = _budget(0)
     tt[2][:] = 0
     h = hands.copy()
@@ -1014,7 +1017,7 @@ def count_nodes(hands, trump, leader, side_mask, misere, target, tt, gen, moves,
     need = target + 1 if misere else target
     ok = _can_make(h, trump, leader, maxer, counted, wants, not misere, need, tt, gen, moves, scores, hist,
                    nodes)
-    return (not ok) if misere else ok, nodes[0]
+    return (not ok) if misere else ok, nodes[0], nodes[2]
 
 
 @njit(cache=True)

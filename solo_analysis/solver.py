@@ -218,16 +218,18 @@ def search_nodes(
     declarers: str | Iterable[str | int],
     misere: bool = False,
     target: int,
-) -> tuple[bool, int]:
-    """The answer of :func:`solve` to a ``target`` question and the search positions it took.
+) -> tuple[bool, int, int]:
+    """The answer of :func:`solve` to a ``target`` question and the size of its search.
 
-    A diagnostic (``scripts/bench_solver.py`` sets it beside DDS's own node count): one
-    zero-window search, no node limit.  Arguments as for :func:`solve`.
+    A diagnostic for ``scripts/bench_solver.py``: one zero-window search, no node limit.
+    Arguments as for :func:`solve`.
 
     Returns
     -------
-    (bool, int)
-        The answer, and the number of positions (card plays) the search entered.
+    (bool, int, int)
+        The answer; the positions the search entered (one per card play tried); and the
+        trick-boundary positions among them, the starting position left out (what DDS counts
+        in ``futureTricks.nodes``: one per completed trick searched).
     """
     deal, tr, ld, side, masks = _prepare(deal, trump, leader, declarers, misere)
     tgt = _check_target(target, deal.n_cards)
@@ -235,8 +237,9 @@ def search_nodes(
         raise DealError("search_nodes needs a target")
     ws = _WS
     ws.gen += 1
-    ok, nodes = _solver.count_nodes(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.gen, ws.moves, ws.scores)
-    return bool(ok), int(nodes)
+    ok, nodes, boundaries = _solver.count_nodes(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.gen, ws.moves,
+                                                ws.scores)
+    return bool(ok), int(nodes), int(boundaries) - 1
 
 
 def solve_leads(

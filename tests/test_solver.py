@@ -532,8 +532,8 @@ def test_search_nodes_answers_as_solve_and_counts_positions():
         for kw in (dict(trump="H", leader="E", declarers="NS", target=8),
                    dict(trump="S", leader="N", declarers="NE", target=7),
                    dict(trump=None, leader="N", declarers="S", misere=True, target=0)):  # fmt: skip
-            ok, nodes = search_nodes(pbn, **kw)
+            ok, nodes, tricks = search_nodes(pbn, **kw)
             assert ok == solve(pbn, **kw)
-            assert nodes >= 1 and search_nodes(pbn, **kw) == (ok, nodes)  # deterministic
+            assert 1 <= tricks < nodes and search_nodes(pbn, **kw) == (ok, nodes, tricks)  # deterministic
     with pytest.raises(SoloAnalysisError, match="target"):
         search_nodes(pbn, trump="H", leader="E", declarers="NS", target=None)
