@@ -208,6 +208,37 @@ def test_adaptive_sampling_stops_each_contract_on_its_own():
     assert b.converged and b.samples == 64 and (b.table.samples == 64).all()
 
 
+class GiveUpMisereModel(PlayModel):
+    """A cheap fake: Misère makes on about half the deals and is given up on (-1) on some."""
+
+    name = "fake-give-up"
+    note = "fake model for tests"
+
+    def tricks(self, deals, *, trump, leader, side, misere):
+        if misere:
+            d = np.asarray(deals).astype(np.int64)
+            lost = d[:, 1, :].sum(axis=1) % 16 == 0  # about 1 deal in 16
+            return np.where(lost, -1, d[:, 3, :].sum(axis=1) % 2).astype(np.int8)
+        return np.full(len(deals), 13, dtype=np.int8)
+
+
+def test_adaptive_sampling_reports_the_widening_for_unresolved_deals():
+    model = GiveUpMisereModel()
+    kw = dict(seat="third", turnup="KH", seed=4, play_model=model, contracts=["prop", "misere"])
+    a = advise(LOW, tolerance=0.05, max_samples=4000, **kw)
+    mis = a.table[a.table.contract == "misere"].iloc[0]
+    share = mis.unresolved / (mis.samples + mis.unresolved)
+    assert 0.02 < share < 0.15
+    # sampling stops on the sampling error (about 400 deals at p = 0.5, 0.05), well before the cap;
+    # the reported interval covers both outcomes of the unresolved deals, so it is wider than the
+    # tolerance, and the advice does not claim to have converged
+    assert mis.samples + mis.unresolved < 1000
+    assert (mis.ci_high - mis.ci_low) / 2 > 0.05 and not a.converged
+    # without unresolved deals the same run converges
+    b = advise(LOW, tolerance=0.05, max_samples=4000, **{**kw, "play_model": CoinMisereModel()})
+    assert b.converged
+
+
 class NoisyHighCardModel(PlayModel):
     """A cheap fake whose results depend on the side's high cards and on deal-seeded noise."""
 

@@ -48,7 +48,8 @@ def _table_text(advice: Any) -> str:
         f"deals: {advice.samples} (seed {advice.seed})"
         + ("" if advice.tolerance is None else
            f"; each contract stops once its intervals are within ±{100 * advice.tolerance:g}%")
-        + ("" if advice.converged else "; the cap came first")
+        + ("" if advice.converged else "; the cap came first" if not advice.unresolved
+           else "; not all are (the cap, or the deals not solved)")
         + (f"; {advice.unresolved} not solved within {advice.max_nodes:,} positions per question"
            " (intervals cover both outcomes)" if advice.unresolved else ""),
         "",
