@@ -634,8 +634,12 @@ def evaluate_chunk(
 # --- summaries ------------------------------------------------------------------------------
 
 
-def _interval_columns(table: pd.DataFrame, thin: int) -> pd.DataFrame:
-    """share and its 95 % Wilson interval; ``unresolved`` hands widen it to both outcomes."""
+def _interval_columns(table: pd.DataFrame, thin: int, deff: np.ndarray | None = None) -> pd.DataFrame:
+    """share and its 95 % Wilson interval; ``unresolved`` hands widen it to both outcomes.
+
+    ``deff`` (per row, >= 1): the design effect of hands that are not independent (several
+    hands of one deal pooled in a cell); the interval is Wilson's at ``count / deff`` hands.
+    """
     table["count"] = table["count"].astype(np.int64)
     table["makes"] = table["makes"].astype(np.int64)
     if "unresolved" not in table.columns:
@@ -645,8 +649,9 @@ def _interval_columns(table: pd.DataFrame, thin: int) -> pd.DataFrame:
     total = (table["count"] + table["unresolved"]).to_numpy()
     low_share = table["makes"].to_numpy() / np.maximum(total, 1)
     high_share = (table["makes"] + table["unresolved"]).to_numpy() / np.maximum(total, 1)
-    lo = wilson_interval(low_share, total)[0]
-    hi = wilson_interval(high_share, total)[1]
+    effective = total if deff is None else total / np.maximum(np.asarray(deff, dtype=float), 1.0)
+    lo = wilson_interval(low_share, effective)[0]
+    hi = wilson_interval(high_share, effective)[1]
     table["share"] = share
     table["ci_low"] = lo
     table["ci_high"] = hi
@@ -731,9 +736,11 @@ def feature_table(frame: pd.DataFrame, outcome: str, row: str, column: str, thin
     -------
     pandas.DataFrame
         ``seat, <row>, <column>, count, makes, unresolved, share, ci_low, ci_high, thin`` (as for
-        :func:`contract_frequencies`); ``seat = "all"``
-        pools the seats (hands of one deal are not independent, so its interval is a little
-        narrower than it should be).
+        :func:`contract_frequencies`), plus ``deff``; ``seat = "all"`` pools the seats (for
+        Prop-Cop, the partnerships).  Hands of one deal are not independent (they share the
+        other cards), so a pooled cell's interval is Wilson's at ``count / deff`` hands, with
+        ``deff`` the design effect of that clustering: the deal-clustered variance of the share
+        over the binomial one, at least 1 (1 for the per-seat rows, one hand per deal).
     """
     f = frame[["seat", row, column, outcome]].assign(lost=unsolved_mask(frame, outcome))
     f = f[f[outcome].notna().to_numpy() | f["lost"].to_numpy()]
@@ -746,7 +753,32 @@ def feature_table(frame: pd.DataFrame, outcome: str, row: str, column: str, thin
     ).reset_index()
     order = {s: i for i, s in enumerate(list(dict.fromkeys(f["seat"])) + ["all"])}
     g = g.sort_values(["seat", row, column], key=lambda s: s.map(order) if s.name == "seat" else s, kind="stable")
-    return _interval_columns(g.reset_index(drop=True), thin)
+    g = g.reset_index(drop=True)
+    effect = _design_effects(frame.loc[f.index, "deal"].to_numpy(), f, row, column)
+    g["deff"] = [effect.get((r, c), 1.0) if s == "all" else 1.0 for s, r, c in zip(g["seat"], g[row], g[column])]
+    return _interval_columns(g, thin, g["deff"].to_numpy())
+
+
+def _design_effects(deal: np.ndarray, f: pd.DataFrame, row: str, column: str) -> dict[tuple, float]:
+    """Per ``(row, column)`` cell of the pooled rows: the deal-clustered variance of the share
+    over the binomial variance (at least 1; 1 where it cannot be estimated)."""
+    known = f.assign(deal=deal)[f["known"].to_numpy()]
+    per_deal = known.groupby([row, column, "deal"], sort=False).agg(c=("known", "size"), m=("made", "sum"))
+    per_deal = per_deal.reset_index()
+    cell = per_deal.groupby([row, column], sort=False).agg(C=("c", "sum"), M=("m", "sum"), D=("c", "size"))
+    per_deal = per_deal.join(cell, on=[row, column])
+    p = per_deal["M"] / per_deal["C"]
+    per_deal["r2"] = (per_deal["m"] - p * per_deal["c"]) ** 2
+    cell["r2"] = per_deal.groupby([row, column], sort=False)["r2"].sum()
+    out: dict[tuple, float] = {}
+    for (r, c), x in cell.iterrows():
+        share = x["M"] / x["C"]
+        binomial = share * (1 - share) / x["C"]
+        if x["D"] < 2 or binomial <= 0:
+            continue
+        clustered = x["r2"] / x["C"] ** 2 * x["D"] / (x["D"] - 1)
+        out[(r, c)] = max(1.0, float(clustered / binomial))
+    return out
 
 
 def feature_tables(

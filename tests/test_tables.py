@@ -560,3 +560,28 @@ def test_reuse_of_an_unfinished_run_solves_the_missing_chunks(tmp_path):
     with pytest.raises(TableError, match="deals 1..1"):
         T.evaluate_deals(T.deals_at(9, 1, 1), T.turnup_cards(9, 1, T.deals_at(9, 1, 1)), "parlett",
                          first_index=1, play_model=Sketch(), reuse=(frame, "classic"))  # fmt: skip
+
+
+def test_pooled_intervals_allow_for_hands_of_one_deal():
+    rng = np.random.default_rng(5)
+    n = 400
+    made = rng.random(n) < 0.3
+    frame = pd.DataFrame({
+        "deal": np.repeat(np.arange(n), 4),
+        "seat": np.tile(np.array(PLAY_SEATS), n),
+        "a": 1, "b": 2,
+        "solo": pd.array(np.repeat(made, 4), dtype="boolean"),  # the 4 hands of a deal agree
+        "unsolved": "",
+    })  # fmt: skip
+    t = T.feature_table(frame, "solo", "a", "b")
+    pooled = t[t.seat == "all"].iloc[0]
+    seat = t[t.seat == "eldest"].iloc[0]
+    assert pooled["count"] == 4 * n and seat["deff"] == 1.0
+    assert pooled["deff"] == pytest.approx(4.0, rel=0.01)  # perfectly clustered: worth n hands, not 4n
+    lo, hi = T.wilson_interval(pooled["share"], 4 * n / pooled["deff"])
+    assert (pooled["ci_low"], pooled["ci_high"]) == pytest.approx((lo, hi))
+    assert pooled["ci_high"] - pooled["ci_low"] == pytest.approx(seat["ci_high"] - seat["ci_low"], rel=0.02)
+    # independent hands: no correction (clipped at 1)
+    frame["solo"] = pd.array(rng.random(4 * n) < 0.3, dtype="boolean")
+    t = T.feature_table(frame, "solo", "a", "b")
+    assert t[t.seat == "all"].iloc[0]["deff"] < 1.1
