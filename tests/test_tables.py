@@ -585,3 +585,23 @@ def test_pooled_intervals_allow_for_hands_of_one_deal():
     frame["solo"] = pd.array(rng.random(4 * n) < 0.3, dtype="boolean")
     t = T.feature_table(frame, "solo", "a", "b")
     assert t[t.seat == "all"].iloc[0]["deff"] < 1.1
+
+
+def test_make_odds_tables_script_reuses_classic_for_parlett(tmp_path):
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "make_odds_tables.py"
+    spec = importlib.util.spec_from_file_location("make_odds_tables", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    args = ["--deals", "2", "--seed", "2026", "--chunk-size", "1", "--max-nodes", "300000", "--quiet"]
+    assert script.main(args + ["--out", str(tmp_path / "a")]) == 0
+    meta = json.loads((tmp_path / "a" / "parlett" / "metadata.json").read_text())
+    assert meta["reused_from"] == {"out": str(tmp_path / "a" / "classic"), "rules": "classic"}
+    assert meta["answers_reused"] > 0 and set(meta["solver_seconds_by_question"]) == {"declared"}
+    assert script.main(args + ["--out", str(tmp_path / "b"), "--rules", "parlett", "--no-reuse"]) == 0
+    assert json.loads((tmp_path / "b" / "parlett" / "metadata.json").read_text())["reused_from"] is None
+    x = pd.read_parquet(tmp_path / "a" / "parlett" / "deals.parquet")
+    y = pd.read_parquet(tmp_path / "b" / "parlett" / "deals.parquet")
+    solved = (x["unsolved"] == "") & (y["unsolved"] == "")
+    pd.testing.assert_frame_equal(x[solved].reset_index(drop=True), y[solved].reset_index(drop=True))
