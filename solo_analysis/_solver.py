@@ -975,7 +975,13 @@ def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, mov
     takes <= target".  Returns -1 if the search needed more than ``max_nodes`` nodes
     (in all, over the searches one answer takes; ``max_nodes <= 0``: no limit).
     """
-    nodes = _budget(max_nodes)
+    return _solve_counted(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores,
+                          _budget(max_nodes))
+
+
+@njit(cache=True)
+def _solve_counted(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores, nodes):
+    """:func:`solve_position` with the node counter ``nodes`` (see :func:`_budget`) given."""
     # The table's round-robin counters are the only state that outlives a deal (entries of
     # other deals never match and count as free): reset them so that the search, its node
     # count and so a budget's outcome depend on this deal alone, not on the deals a thread
@@ -1019,14 +1025,8 @@ def count_nodes(hands, trump, leader, side_mask, misere, target, tt, gen, moves,
     the number of search positions (card plays) it entered and how many of them were trick
     boundaries, the root included (a diagnostic for benchmarks; no node limit)."""
     nodes = _budget(0)
-    tt[2][:] = 0
-    h = hands.copy()
-    maxer, counted, wants = _roles(side_mask, misere)
-    hist = np.zeros((4, 52), dtype=np.int64)
-    need = target + 1 if misere else target
-    ok = _can_make(h, trump, leader, maxer, counted, wants, not misere, need, tt, gen, moves, scores, hist,
-                   nodes)
-    return (not ok) if misere else ok, nodes[0], nodes[2]
+    ok = _solve_counted(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores, nodes)
+    return ok == 1, nodes[0], nodes[2]
 
 
 @njit(cache=True)
