@@ -58,6 +58,7 @@ NT = 4
 _MASK13 = 0x1FFF
 _SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
 _RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
+_HIBIT = np.array([0] + [i.bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)  # highest set bit
 _LOWBIT = np.array([0] + [(i & -i).bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)
 _HASH_A = 0x1F3D5B79A3C4E2B5 & 0x7FFFFFFFFFFFFFFF
 _HASH_B = 0x2545F4914F6CDD1D
@@ -200,7 +201,10 @@ def _opponent_can_ruff(h, s, trump, maxer, side):
 _LEAD_SIZE_WEIGHT = 8
 
 
-@njit(cache=True)
+# _gen_moves, _tt_probe and _tt_store are inlined into _search (numba IR inlining): no call
+# or reference counting of the arrays they take at every node; same-run timings on bridge
+# questions (100 deals, node counts unchanged) 6-12 % less time, for ~1 s more compilation.
+@njit(cache=True, inline="always")
 def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants, moves, scores, depth,
                hist):
     """Fill ``moves[depth]`` with one card per equivalence run, best first; return count."""
@@ -256,76 +260,76 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                 if maxer[o] != maxer[seat]:
                     lo = _POP13[(h[o] >> (13 * s)) & _MASK13]
                     opp_cards += lo if lo > 0 else _pop52(hand)
-        prev_mine = False
-        top = True  # still above every card of other hands in this suit
-        r = 12
-        while r >= 0:
+        # Walk the mover's cards only, high to low (a walk over all 13 ranks took 15-20 %
+        # more time in all): a card heads a run unless the next live card above it is his.
+        others = L & ~m
+        x = m
+        while x:
+            r = _HIBIT[x]
             b = 1 << r
-            if L & b:
-                mine = (m & b) != 0
-                if mine and not prev_mine:
-                    c = 13 * s + r
-                    # ---- heuristic score (higher is tried first) ----
-                    if npl == 0:
-                        if want:
-                            # weights tuned on node counts (scripts/bench_solver.py deals
-                            # and sampled Prop-Cop / Solo deals)
-                            if top:
-                                sc = 60 + slen           # cash a winner
-                            elif mate_top:
-                                sc = 50 + r              # cross to a team-mate's winner
-                            else:
-                                sc = 20 + slen + r
-                            if ruff_risk:
-                                sc -= 50
-                            if s == trump:
-                                sc -= 15
-                            if opp_top:
-                                sc += 15                 # knock out an opponent's winner
-                        else:
-                            sc = 40 - r
-                        sc -= _LEAD_SIZE_WEIGHT * opp_cards
+            x ^= b
+            above = L & ~((b << 1) - 1)
+            if above & -above & m:
+                continue  # the live card just above is the mover's: same run
+            top = (others & above) == 0  # above every card of other hands in this suit
+            c = 13 * s + r
+            # ---- heuristic score (higher is tried first) ----
+            if npl == 0:
+                if want:
+                    # weights tuned on node counts (scripts/bench_solver.py deals
+                    # and sampled Prop-Cop / Solo deals)
+                    if top:
+                        sc = 60 + slen           # cash a winner
+                    elif mate_top:
+                        sc = 50 + r              # cross to a team-mate's winner
                     else:
-                        if s == wsuit:
-                            beats = c > win_card
+                        sc = 20 + slen + r
+                    if ruff_risk:
+                        sc -= 50
+                    if s == trump:
+                        sc -= 15
+                    if opp_top:
+                        sc += 15                 # knock out an opponent's winner
+                else:
+                    sc = 40 - r
+                sc -= _LEAD_SIZE_WEIGHT * opp_cards
+            else:
+                if s == wsuit:
+                    beats = c > win_card
+                else:
+                    beats = s == trump
+                if want:
+                    if partner_winning:
+                        sc = 30 - r
+                    elif beats:
+                        if not opp_after:
+                            sc = 50 - r          # last of its side: win cheaply
+                        elif top and s != trump:
+                            sc = 55              # a sure winner in the suit
+                        elif mate_after:
+                            sc = 35 - r          # leave it to a team-mate
                         else:
-                            beats = s == trump
-                        if want:
-                            if partner_winning:
-                                sc = 30 - r
-                            elif beats:
-                                if not opp_after:
-                                    sc = 50 - r          # last of its side: win cheaply
-                                elif top and s != trump:
-                                    sc = 55              # a sure winner in the suit
-                                elif mate_after:
-                                    sc = 35 - r          # leave it to a team-mate
-                                else:
-                                    sc = 45 + r          # win as high as possible
-                            else:
-                                sc = 20 - r
-                        else:
-                            if beats:
-                                sc = 10 - r
-                            else:
-                                sc = 40 + r
-                    hv = hist[seat, c]
-                    if hv > 1048575:
-                        hv = 1048575
-                    sc = sc * 1048576 + hv
-                    # insertion into the sorted list
-                    j = nm
-                    while j > 0 and scores[depth, j - 1] < sc:
-                        moves[depth, j] = moves[depth, j - 1]
-                        scores[depth, j] = scores[depth, j - 1]
-                        j -= 1
-                    moves[depth, j] = c
-                    scores[depth, j] = sc
-                    nm += 1
-                if not mine:
-                    top = False
-                prev_mine = mine
-            r -= 1
+                            sc = 45 + r          # win as high as possible
+                    else:
+                        sc = 20 - r
+                else:
+                    if beats:
+                        sc = 10 - r
+                    else:
+                        sc = 40 + r
+            hv = hist[seat, c]
+            if hv > 1048575:
+                hv = 1048575
+            sc = sc * 1048576 + hv
+            # insertion into the sorted list
+            j = nm
+            while j > 0 and scores[depth, j - 1] < sc:
+                moves[depth, j] = moves[depth, j - 1]
+                scores[depth, j] = scores[depth, j - 1]
+                j -= 1
+            moves[depth, j] = c
+            scores[depth, j] = sc
+            nm += 1
     return nm
 
 
@@ -595,7 +599,7 @@ def _straddling_runs(hand, npl, led, rel, live):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tt_probe(info, bounds, bucket, gen, lens, leader, st, d, need, live):
     """Look for a decisive entry; returns (found, value, relevant-mask).
 
@@ -633,7 +637,7 @@ def _tt_probe(info, bounds, bucket, gen, lens, leader, st, d, need, live):
     return False, False, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
     """Store the result of boundary node ``d`` under the pattern of its relevant cards.
 
