@@ -82,6 +82,7 @@ import json
 import math
 import numbers
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -127,6 +128,8 @@ DEFAULT_MAX_NODES: int = 5_000_000
 FIRST_BATCH: int = 64
 #: with a ``progress`` callback, deals are solved in chunks of this many (results unchanged)
 PROGRESS_CHUNK: int = 16
+#: the clock of ``max_seconds`` (a module attribute so that tests can replace it)
+_clock: Callable[[], float] = time.perf_counter
 #: two-sided 95 % normal quantile
 Z95: float = 1.959963984540054
 #: control variates: fewest solved deals, and fewest makes and failures, before a row's
@@ -476,6 +479,20 @@ def _next_total(total: int, halfwidth: float, tolerance: float, max_samples: int
     return min(max(aim, total + FIRST_BATCH), 2 * total, max_samples)
 
 
+def _affordable(total: int, goal: int, batch_deals: int, batch_seconds: float, left: float) -> int:
+    """The next total of an adaptive run cut to the time left (``total`` if none is affordable).
+
+    The last batch's cost per deal predicts the next one's (an over-estimate, since fewer
+    contracts stay open), so the next batch is cut to the deals that fit in ``left`` seconds.
+    """
+    if left <= 0:
+        return total
+    per_deal = batch_seconds / max(batch_deals, 1)
+    if per_deal <= 0:
+        return goal
+    return min(goal, total + int(left / per_deal))
+
+
 # --- the result -----------------------------------------------------------------------------
 
 _JSON_COLUMNS = (
@@ -558,6 +575,13 @@ class Advice:
         The solver's cap per question (``None``: none, every deal solved exactly).
     control_variates : bool
         Whether the estimates were corrected by the deals' features (see :func:`advise`).
+    stopped : str
+        Why sampling stopped: ``"samples"`` (a fixed number of deals), ``"tolerance"`` (every
+        contract's intervals reached it), ``"max_samples"`` (the cap on deals) or
+        ``"max_seconds"`` (the time limit; ``advise(..., seed=advice.seed,
+        max_samples=advice.samples)`` repeats the run without it).
+    max_seconds : float or None
+        The time limit of the run (``None``: none).
 
     Notes
     -----
@@ -588,6 +612,8 @@ class Advice:
     unresolved: int = 0
     max_nodes: int | None = None
     control_variates: bool = False
+    stopped: str = "samples"
+    max_seconds: float | None = None
 
     # -- text -------------------------------------------------------------------------------
 
@@ -699,6 +725,8 @@ class Advice:
             "unresolved": int(self.unresolved),
             "max_nodes": None if self.max_nodes is None else int(self.max_nodes),
             "control_variates": bool(self.control_variates),
+            "stopped": self.stopped,
+            "max_seconds": self.max_seconds,
             "contracts": contracts,
             "recommendation": rec,
         }
@@ -836,6 +864,7 @@ def advise(
     progress: Callable[[int, int], None] | None = None,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     control_variates: bool = True,
+    max_seconds: float | None = None,
 ) -> Advice:
     """Evaluate every contract of the rule set for one hand and recommend a bid.
 
@@ -891,6 +920,14 @@ def advise(
         high-card points and suit lengths), whose exact means are known: the same deals give
         narrower intervals, so adaptive sampling stops sooner (see "Statistics" in the module
         docstring).  ``False``: plain rates with Wilson intervals; ``p_raw`` is always the plain rate.
+    max_seconds : float, optional
+        A time limit for adaptive sampling: after the first batch, each batch is cut to the
+        deals that its predecessor's pace says fit in the time left, and sampling stops when
+        none do (so the run overshoots by at most a batch's misprediction).  The intervals are
+        then as wide as the deals solved allow (``converged`` says whether they reach the
+        tolerance) and :attr:`Advice.stopped` is ``"max_seconds"``.  A timed run depends on the
+        machine's speed; ``seed=advice.seed, max_samples=advice.samples`` repeats it exactly.
+        Not with ``samples``.
 
     Returns
     -------
@@ -910,7 +947,7 @@ def advise(
         An unknown ``over`` contract.
     AdviceError
         A bad ``samples``, ``max_samples``, ``tolerance``, ``seed``, ``exact``, ``max_nodes``,
-        ``control_variates`` or play model.
+        ``control_variates``, ``max_seconds`` or play model.
     ConstraintError, SamplingError
         From the sampler.
     """
@@ -952,6 +989,13 @@ def advise(
         raise AdviceError(f"control_variates must be True or False, got {control_variates!r}")
     if max_nodes is not None:
         max_nodes = _check_int(max_nodes, "max_nodes", 1)
+    if max_seconds is not None:
+        if isinstance(max_seconds, bool) or not isinstance(max_seconds, numbers.Real) \
+                or not 0 < float(max_seconds) < math.inf:
+            raise AdviceError(f"max_seconds must be a positive number of seconds, got {max_seconds!r}")
+        if samples is not None:
+            raise AdviceError("max_seconds limits adaptive sampling: give samples or max_seconds, not both")
+        max_seconds = float(max_seconds)
     if isinstance(play_model, PlayModel):
         model = play_model
     elif isinstance(play_model, str) and play_model.strip().lower() in PLAY_MODELS:
@@ -1004,6 +1048,7 @@ def advise(
 
     total = 0
     converged = True
+    stopped = "samples"
     if progress is not None:
         progress(0, planned)
     if samples is not None:
@@ -1014,15 +1059,33 @@ def advise(
         # contracts whose intervals reached the tolerance stop, the others go on to the next
         # deals of the same stream (so all rows still share their first deals).
         converged = False
+        stopped = "max_samples"
         active = rows
         goal = min(FIRST_BATCH, max_samples)
+        start = _clock()
+        cut = False  # this batch was cut to the time left: the last one
         while total < max_samples:
+            before = _clock()
             solve(active, sampler.draw(goal - total), total)
-            total = goal
+            batch_seconds = _clock() - before
+            batch, total = goal - total, goal
             active, widest, converged = _still_open(rows, tolerance, controls)
             if not active:
+                stopped = "tolerance"
+                break
+            if cut:
+                stopped = "max_seconds"
                 break
             goal = _next_total(total, widest, tolerance, max_samples)
+            if max_seconds is not None:
+                # Only the last batch is cut, so the same seed with max_samples = the final
+                # total repeats the run (that cap leaves every earlier batch as it was).
+                timed = _affordable(total, goal, batch, batch_seconds, max_seconds - (_clock() - start))
+                if timed <= total:
+                    stopped = "max_seconds"
+                    break
+                cut = timed < goal
+                goal = timed
 
     table, distribution, payoffs = _summarise(rows, rule_set, p, over_contract, model.name, controls)
     ranges = {i: (float(r.values.min()), float(r.values.max())) for i, r in enumerate(rows)}
@@ -1049,6 +1112,8 @@ def advise(
         unresolved=unresolved,
         max_nodes=getattr(model, "max_nodes", None),
         control_variates=controls is not None,
+        stopped=stopped,
+        max_seconds=max_seconds,
     )
 
 

@@ -14,8 +14,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import solo_analysis.advice as advice_module
 from solo_analysis.advice import (
     Advice,
+    FIRST_BATCH,
     AdviceError,
     DoubleDummy,
     PlayModel,
@@ -208,6 +210,52 @@ def test_adaptive_sampling_stops_each_contract_on_its_own():
     assert b.converged and b.samples == 64 and (b.table.samples == 64).all()
 
 
+class FakeClock:
+    """A clock that moves only when told to."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class TimedCoinModel(CoinMisereModel):
+    """:class:`CoinMisereModel` taking 1 ms of a fake clock per question and deal."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+
+    def tricks(self, deals, *, trump, leader, side, misere):
+        self.clock.t += 0.001 * len(deals)
+        return super().tricks(deals, trump=trump, leader=leader, side=side, misere=misere)
+
+
+def test_time_limit_cuts_adaptive_sampling(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(advice_module, "_clock", clock)
+    kw = dict(seat="third", turnup="KH", seed=4, play_model=TimedCoinModel(clock), tolerance=0.01,
+              max_samples=20000)  # fmt: skip
+    a = advise(LOW, max_seconds=2.0, **kw)
+    # the misères (near 50 %) would need ~9,600 deals for +-1 %; the limit stops them first,
+    # and the batches are cut to the time left, so the run does not overshoot it
+    assert a.stopped == "max_seconds" and a.max_seconds == 2.0 and not a.converged
+    assert FIRST_BATCH < a.samples < 2000 and clock.t <= 2.0
+    assert a.to_dict()["stopped"] == "max_seconds"
+    # the same seed with max_samples = the deals used repeats the run, without the clock
+    clock.t = 0.0
+    b = advise(LOW, **{**kw, "max_samples": a.samples})
+    assert b.stopped == "max_samples" and b.samples == a.samples
+    pd.testing.assert_frame_equal(a.table, b.table)
+    # a limit that is never reached changes nothing
+    c = advise(LOW, max_seconds=1e6, **{**kw, "tolerance": 0.05, "max_samples": 4000})
+    d = advise(LOW, **{**kw, "tolerance": 0.05, "max_samples": 4000})
+    assert c.stopped == d.stopped == "tolerance" and c.converged
+    pd.testing.assert_frame_equal(c.table, d.table)
+    # fixed samples say so
+    assert advise(LOW, samples=8, seat="third", turnup="KH", seed=4, play_model=HighCardModel()).stopped == "samples"
+
+
 class GiveUpMisereModel(PlayModel):
     """A cheap fake: Misère makes on about half the deals and is given up on (-1) on some."""
 
@@ -366,6 +414,10 @@ def test_wilson_matches_scipy():
         (dict(play_model="psychic"), AdviceError),
         (dict(seed=-1), AdviceError),
         (dict(contracts=["nosuch"]), ContractError),
+        (dict(max_seconds=0), AdviceError),
+        (dict(max_seconds="5"), AdviceError),
+        (dict(max_seconds=float("nan")), AdviceError),
+        (dict(max_seconds=5), AdviceError),  # with samples
     ],
 )
 def test_bad_input_raises_one_line_errors(kwargs, error):

@@ -71,9 +71,21 @@ def test_csv(capsys):
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--tolerance", "2"],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "4", "--tolerance", "0.1"],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--format", "xml"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "4", "--max-seconds", "5"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--max-seconds", "0"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--max-seconds", "soon"],
         ["advise", SPADES, "--turnup", "2H"],
     ],
 )
 def test_errors_are_one_line(argv, capsys):
     code, out, err = run(argv, capsys)
     assert_one_line_error(code, out, err)
+
+
+def test_time_limit(capsys):
+    # thirteen spades: every contract is settled by the first batch, long before the limit
+    argv = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--seed", "5", "--max-seconds", "600",
+            "--contracts", "solo,declared", "--format", "json"]  # fmt: skip
+    code, out, _ = run(argv, capsys)
+    doc = json.loads(out)
+    assert code == 0 and doc["max_seconds"] == 600 and doc["stopped"] == "tolerance" and doc["converged"]

@@ -48,7 +48,9 @@ def _table_text(advice: Any) -> str:
         f"deals: {advice.samples} (seed {advice.seed})"
         + ("" if advice.tolerance is None else
            f"; each contract stops once its intervals are within ±{100 * advice.tolerance:g}%")
-        + ("" if advice.converged else "; the cap came first" if not advice.unresolved
+        + ("" if advice.converged else
+           f"; the time limit came first (--seed {advice.seed} --max-samples {advice.samples} repeats this run)"
+           if advice.stopped == "max_seconds" else "; the cap came first" if not advice.unresolved
            else "; not all are (the cap, or the deals not solved)")
         + (f"; {advice.unresolved} not solved within {advice.max_nodes:,} positions per question"
            " (intervals cover both outcomes)" if advice.unresolved else ""),
@@ -178,6 +180,8 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 @click.option("--tolerance", type=float, default=None,
               help="Adaptive sampling: target half-width of the success intervals (default 0.02).")
 @click.option("--max-samples", type=int, default=None, help="Cap on the deals of adaptive sampling (default 2000).")
+@click.option("--max-seconds", type=float, default=None, metavar="S",
+              help="Stop adaptive sampling after about S seconds (intervals as wide as the deals allow).")
 @click.option("--seed", type=int, default=None, help="Seed of the deal stream (default: random, reported).")
 @click.option("--over", default=None, help="The highest bid so far: only higher contracts are advised.")
 @click.option("--contracts", default=None, help="Comma-separated contracts to evaluate (default: all).")
@@ -202,6 +206,7 @@ def advise(
     samples: int | None,
     tolerance: float | None,
     max_samples: int | None,
+    max_seconds: float | None,
     seed: int | None,
     over: str | None,
     contracts: str | None,
@@ -215,8 +220,10 @@ def advise(
     """Evaluate every contract for HAND (e.g. AKJ94.K83.Q72.65) and recommend a bid."""
     from ..advice import DEFAULT_MAX_NODES, DEFAULT_MAX_SAMPLES, DEFAULT_TOLERANCE, advise as run_advise
 
-    if samples is not None and (tolerance is not None or max_samples is not None):
-        raise click.UsageError("give either --samples or --tolerance/--max-samples, not both")
+    if samples is not None and (tolerance is not None or max_samples is not None or max_seconds is not None):
+        raise click.UsageError("give either --samples or --tolerance/--max-samples/--max-seconds, not both")
+    if max_seconds is not None and not 0 < max_seconds < float("inf"):
+        raise click.UsageError(f"--max-seconds must be a positive number, got {max_seconds:g}")
     if plot_path is not None:
         _check_plot_path(plot_path)
     if max_nodes is not None and max_nodes < 0:
@@ -244,6 +251,7 @@ def advise(
             exact=True if exact else None,
             max_nodes=budget,
             control_variates=control_variates,
+            max_seconds=max_seconds,
             contracts=names,
             progress=line,
         )
