@@ -22,7 +22,7 @@ over single card plays.  At each trick boundary it uses
 
 * trivial bounds (``need <= 0`` / ``need > tricks left``),
 * quick-trick bounds for normal contracts at no trump (in a trump contract only at the
-  root): tricks the side on lead can cash at once from top cards, its own or (after
+  root, or with a lone declarer on lead): tricks the side on lead can cash at once from top cards, its own or (after
   crossing in a suit where a team-mate holds the top card) a team-mate's, capped where
   an opponent could ruff,
 * sure trump tricks for either side: a hand whose ``j`` highest trumps have only
@@ -764,8 +764,11 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                     # the root: the top runs it relies on make the stored patterns specific.
                     # Off there (same answers): bench_solver --deals 50 --seed 1, hearts 8/5/9
                     # boundary positions -16 %/-16 %/-11 %, time -25 %/-26 %/-22 %; at no trump
-                    # it stays (off there: +39 % to +153 % nodes on 40 deals).
-                    if trump == 4 or d == 0:
+                    # it stays (off there: +39 % to +153 % nodes on 40 deals).  It also stays
+                    # for a lone declarer on lead: Solo on 300 deals of the ordinary hand of
+                    # bench_advise.py 9.6 -> 8.3 s (unresolved 9 -> 8), 100 random deals -4 %
+                    # (hearts, 5) and -49 % (spades, 6) nodes; on the defence's leads it cost more.
+                    if trump == 4 or d == 0 or (maxer[leader] == 1 and maxer[0] + maxer[1] + maxer[2] + maxer[3] == 1):
                         qt, qrel = _quick_tricks(h, leader, trump, live, maxer)
                     else:
                         qt, qrel = 0, 0
