@@ -22,9 +22,9 @@ over single card plays.  At each trick boundary it uses
 
 * trivial bounds (``need <= 0`` / ``need > tricks left``),
 * quick-trick bounds for normal contracts at no trump (in a trump contract only at the
-  root, or with a lone declarer on lead): tricks the side on lead can cash at once from top cards, its own or (after
-  crossing in a suit where a team-mate holds the top card) a team-mate's, capped where
-  an opponent could ruff,
+  root, or with a lone declarer on lead): tricks the side on lead can cash at once from
+  top cards, its own or (after crossing in a suit where a team-mate holds the top card)
+  a team-mate's, capped where an opponent could ruff,
 * sure trump tricks for either side: a hand whose ``j`` highest trumps have only
   ``c`` opposing trumps above the ``j``-th takes at least ``j - c`` tricks,
 * a misère safety test (no trump): the declarer can never again be forced to win,
@@ -35,9 +35,11 @@ over single card plays.  At each trick boundary it uses
   only in irrelevant small cards share one entry and successive zero-window
   searches on the same deal share their work;
 
-and it generates one card per run of equivalent cards (cards of one hand with no
-card of another hand, or of the current trick, between them), ordered by simple
-win-cheaply / duck heuristics.  Once a move has failed, the mover's other cards of
+at the second card of a trick at no trump, the tricks the second hand's side surely takes
+(this trick, when one of its hands still to play holds the top card of the led suit among
+them, and the winner's top runs after it); and it generates one card per run of
+equivalent cards (cards of one hand with no card of another hand, or of the current
+trick, between them), ordered by simple win-cheaply / duck heuristics.  Once a move has failed, the mover's other cards of
 its suit that lie below every card its refutation depended on are skipped: the same
 refutation answers them (the "lowest win" rule of DDS; about 2x fewer nodes).
 """
@@ -705,6 +707,60 @@ def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
             bounds[victim, 1] = need - 1
 
 
+
+@njit(cache=True, inline="always")
+def _second_hand_nt(h, leader, led, wc, maxer, cut):
+    """At no trump, at the second card of a trick: tricks the second hand's side surely takes.
+
+    The side wins this trick if one of its hands still to play (the second hand, or a
+    team-mate after it) holds the highest card of the led suit among the hands still to
+    play, above the card led; that hand then leads, and cashes its top runs (what is left of
+    the led suit's and every other suit's; the cards the others play to this trick can only
+    lengthen them).  Counts until ``cut``, the tricks that settle the question, and needs
+    the runs only when ``cut > 1`` (stopping early keeps the relevant cards few).  Returns
+    ``(tricks, relevant)``, 0 if the trick is not sure or ``cut`` out of reach.
+    """
+    x = (leader + 1) & 3
+    p3 = (leader + 2) & 3
+    p4 = (leader + 3) & 3
+    base = 13 * led
+    rest = ((h[x] | h[p3] | h[p4]) >> base) & _MASK13
+    if rest == 0:
+        return 0, 0
+    r = _HIBIT[rest]
+    t = base + r
+    if t < wc:
+        return 0, 0
+    if (h[x] >> t) & 1:
+        w = x
+    elif (h[p3] >> t) & 1:
+        w = p3
+    else:
+        w = p4
+    if maxer[w] != maxer[x]:
+        return 0, 0
+    tricks = 1
+    rel = np.int64(1) << t
+    if cut > 1:
+        if cut > _pop52(h[w]):
+            return 0, 0
+        live = h[0] | h[1] | h[2] | h[3]
+        for s in range(4):
+            ls = (live >> (13 * s)) & _MASK13
+            m = (h[w] >> (13 * s)) & _MASK13
+            if s == led:
+                ls &= ~(1 << r)
+                m &= ~(1 << r)
+            if m == 0 or ls == 0:
+                continue
+            k = _top_run(m, ls)
+            if k > 0:
+                tricks += k
+                rel |= _top_run_mask(m, ls, 13 * s)
+                if tricks >= cut:
+                    break
+    return tricks, rel
+
 @njit(cache=True)
 def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
             moves, scores, st, hist, npl0, led0, wc0, ws0, tmask0, nodes):
@@ -820,6 +876,19 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                         rel = trel
                     else:
                         st[d, _SLOT] = bucket
+            elif npl == 1 and normal and trump == 4:
+                # The second hand's side surely wins this trick and cashes on (DDS's
+                # second-hand quick tricks).  100 random deals (seed 1), N+S making 8 / 5 / 9
+                # at no trump, East leading: -17 / -21 / -23 % nodes, -3 / -9 / -10 % time.  In
+                # trump contracts (the trick alone, or with the runs where no opponent can
+                # ruff) it saved 1-3 % nodes or cost 8-10 %, and no time.
+                x = (leader + 1) & 3
+                cut = need if maxer[x] else _pop52(h[x]) - need + 1
+                q, qrel = _second_hand_nt(h, leader, st[d, _LED], st[d, _WC], maxer, cut)
+                if q >= cut:
+                    value = maxer[x] == 1
+                    resolved = True
+                    rel = qrel
             if not resolved:
                 seat = (leader + npl) & 3
                 st[d, _SEAT] = seat
