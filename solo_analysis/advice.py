@@ -72,7 +72,10 @@ contract make?" (much faster than a full trick count) unless an over/under-trick
 the trick.  Queries on the same denomination, leader and declarer side are chained: a higher
 target is asked only on the deals where the lower one made.  ``exact=True`` counts tricks on every
 row (needed for the trick distributions).  Contracts that are the same double-dummy problem
-(Misère and Spread Misère) are solved once.
+(Misère and Spread Misère) are solved once.  ``max_seconds`` bounds the wall time of adaptive
+sampling instead of (or as well as) the tolerance: the last batch is cut to what the previous
+batch's pace says fits, and the advice records ``stopped = "max_seconds"``; the same ``seed``
+with ``max_samples`` = the deals used repeats such a run exactly.
 """
 
 from __future__ import annotations
