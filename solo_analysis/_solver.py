@@ -350,7 +350,8 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
     the whole suit (the others are out of it by then; in a side suit of a trump
     contract only if no opponent holds trumps).  Side suits of a trump contract are
     capped by the length of every opponent who holds trumps (he could ruff once void).
-    Returns ``(tricks, relevant)``, ``relevant`` the 52-bit mask of the top runs used.
+    Returns ``(tricks, relevant, suits)``: ``relevant`` the 52-bit mask of the top cards the
+    count relies on (none in a suit nobody else holds), ``suits`` a bit for each suit counted.
     """
     hand = h[hand_seat]
     side = maxer[hand_seat]
@@ -358,6 +359,7 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
     trump_tricks = 0
     side_tricks = 0
     rel = 0
+    suits = 0
     for s in range(4):
         m = (hand >> (13 * s)) & _MASK13
         if m == 0:
@@ -372,8 +374,10 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
                 lo = _POP13[(h[o] >> (13 * s)) & _MASK13]
                 if lo > longest_other:
                     longest_other = lo
+        top = k  # the top cards the count relies on
         if k >= longest_other and (s == trump or not opp_trumps):
             k = _POP13[m]
+            top = longest_other  # once the others are out, the rest of the suit wins too
         elif trump < 4 and s != trump:
             for o in range(4):
                 if maxer[o] == side:
@@ -382,13 +386,15 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
                     lo = _POP13[(h[o] >> (13 * s)) & _MASK13]
                     if lo < k:
                         k = lo
+            top = k
         if k > 0:
+            suits |= 1 << s
             if s == trump:
                 trump_tricks += k
             else:
                 side_tricks += k
-            if longest_other > 0:  # in a suit nobody else holds the ranks do not matter
-                rel |= _top_run_mask(m, ls, 13 * s)
+            if top > 0:  # in a suit nobody else holds the ranks do not matter
+                rel |= _top_cards_mask(ls, top, 13 * s)
     if trump < 4 and side_tricks > 0:
         # A team-mate holding only trumps must ruff a side-suit winner and take the
         # lead: one with f other cards lets at most f + 1 of them be cashed in a row.
@@ -398,7 +404,7 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
             free = _pop52(h[o]) - _POP13[(h[o] >> (13 * trump)) & _MASK13]
             if side_tricks > free + 1:
                 side_tricks = free + 1
-    return trump_tricks + side_tricks, rel
+    return trump_tricks + side_tricks, rel, suits
 
 
 @njit(cache=True)
@@ -412,7 +418,7 @@ def _quick_tricks(h, leader, trump, live, maxer):
     the team-mate has enough cards outside the suits he cashes to follow or discard
     through the leader's run.  Returns ``(tricks, relevant)``.
     """
-    best, rel = _own_quick_tricks(h, leader, trump, live, maxer)
+    best, rel, _ = _own_quick_tricks(h, leader, trump, live, maxer)
     own = best
     own_rel = rel
     side = maxer[leader]
@@ -439,7 +445,7 @@ def _quick_tricks(h, leader, trump, live, maxer):
                 etop = 13 * s + top
                 break
         if entry:
-            t, r = _own_quick_tricks(h, p, trump, live, maxer)
+            t, r, cashed = _own_quick_tricks(h, p, trump, live, maxer)
             if t > best:
                 best = t
                 rel = r
@@ -451,7 +457,7 @@ def _quick_tricks(h, leader, trump, live, maxer):
                 busy = 0
                 for s in range(4):
                     ps_ = (h[p] >> (13 * s)) & _MASK13
-                    if ps_ and (r >> (13 * s)) & _MASK13:
+                    if ps_ and (cashed >> s) & 1:
                         busy += _POP13[ps_]
                 if _pop52(h[p]) - busy >= own and own + t > best:
                     best = own + t
