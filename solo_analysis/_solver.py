@@ -784,23 +784,21 @@ def _sure_lead(h, leader, trump, maxer):
     suit and no opponent can ruff it (void in the suit and holding trumps).
     """
     side = maxer[leader]
-    live = h[0] | h[1] | h[2] | h[3]
+    ours = 0
+    theirs = 0
+    for o in range(4):
+        if maxer[o] == side:
+            ours |= h[o]
+        else:
+            theirs |= h[o]
     for s in range(4):
         if ((h[leader] >> (13 * s)) & _MASK13) == 0:
             continue
-        c = 13 * s + _HIBIT[(live >> (13 * s)) & _MASK13]
-        own = False
-        for o in range(4):
-            if maxer[o] == side and (h[o] >> c) & 1:
-                own = True
-        if not own:
+        c = 13 * s + _HIBIT[((ours | theirs) >> (13 * s)) & _MASK13]
+        if not (ours >> c) & 1:
             continue
         if s != trump and _opponent_can_ruff(h, s, trump, maxer, side):
             continue
-        theirs = 0
-        for o in range(4):
-            if maxer[o] != side:
-                theirs |= h[o]
         if ((theirs >> (13 * s)) & _MASK13) == 0:
             return 52  # nobody else can follow: the ranks do not matter
         return c
