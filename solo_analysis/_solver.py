@@ -206,6 +206,7 @@ def _opponent_can_ruff(h, s, trump, maxer, side):
 # hearts from 10.5 M to 6.6 M nodes, 8 in no trump from 12.7 M to 6.9 M, Solo
 # questions 1.6-1.9x fewer, and a misère set that hit a 20 M node limit to 0.4 M.
 _LEAD_SIZE_WEIGHT = 8
+_LEAD_SIZE_WEIGHT_TRUMPS = 10  # retuned with the other trump-contract lead weights (below)
 
 
 # _gen_moves, _tt_probe and _tt_store are inlined into _search (numba IR inlining): no call
@@ -242,24 +243,26 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
         L = (live >> (13 * s)) & _MASK13
         slen = _POP13[(hand >> (13 * s)) & _MASK13]
         if npl == 0:
-            # the suit's top live card held by a team-mate; an opponent able to ruff
+            # the suit's top live card held by a team-mate or an opponent (the last to
+            # play to the trick?); an opponent able to ruff; the partner opposite able to
             mate_top = False
-            tb = -1
-            r2 = 12
-            while r2 >= 0:
-                if L & (1 << r2):
-                    tb = 13 * s + r2
-                    break
-                r2 -= 1
             opp_top = False
-            if tb >= 0:
+            rho_top = False
+            if L:
+                tb = 13 * s + _HIBIT[L]
                 for o in range(4):
                     if o != seat and (h[o] >> tb) & 1:
                         if maxer[o] == maxer[seat]:
                             mate_top = True
                         else:
                             opp_top = True
+                            rho_top = o == ((seat + 3) & 3)
             ruff_risk = _opponent_can_ruff(h, s, trump, maxer, maxer[seat])
+            mate_ruff = False
+            if trump < 4 and s != trump:
+                pm = (seat + 2) & 3
+                mate_ruff = (maxer[pm] == maxer[seat] and ((h[pm] >> (13 * s)) & _MASK13) == 0
+                             and ((h[pm] >> (13 * trump)) & _MASK13) != 0)
             # cards the opponents can answer this lead with (a void opponent may
             # discard anything): the fewer, the smaller the subtree
             opp_cards = 0
@@ -282,30 +285,39 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
             c = 13 * s + r
             # ---- heuristic score (higher is tried first) ----
             if npl == 0:
+                # Weights tuned on node counts.  In trump contracts by coordinate descent
+                # on 150 random deals (N+S 8 / 5 / 9 in hearts) and 150 sampled deals of
+                # bench_advise.py's ordinary hand (Solo, Prop-Cop), other deals than the
+                # ones measured: held-out Solo -56 %, Prop-Cop -15 %, bridge hearts -2 to
+                # -5 % nodes.  At no trump the same tuning did not carry over to other
+                # deals (-2 to +7 %), so those weights stay as they were.
                 if want:
-                    # weights tuned on node counts (scripts/bench_solver.py deals
-                    # and sampled Prop-Cop / Solo deals)
                     if top:
                         sc = 60 + slen           # cash a winner
                     elif mate_top:
                         sc = 50 + r              # cross to a team-mate's winner
                     else:
-                        sc = 20 + slen + r
+                        sc = (20 if trump == 4 else -10) + slen + r
                     if ruff_risk:
-                        sc -= 50
+                        sc -= 30
                     if s == trump:
                         sc -= 15
                     if opp_top:
                         sc += 15                 # knock out an opponent's winner
+                    if trump < 4:
+                        if rho_top:
+                            sc -= 10
+                        if mate_ruff:
+                            sc -= 10
                 else:
                     sc = 40 - r
-                sc -= _LEAD_SIZE_WEIGHT * opp_cards
-                if trump == 4 and hist[4, depth] == c + 1:
-                    # the killer lead: the last lead that cut off at this depth comes
-                    # first.  100 random deals, N+S 8 / 5 / 9 at no trump, East leading:
-                    # -14 / -10 / -17 % nodes (seed 1), -20 / -15 / -21 % (seed 2); in
-                    # trumps, first or as a tie-break, it cost up to +20 % or mixed.
-                    sc += 1000
+                sc -= (_LEAD_SIZE_WEIGHT if trump == 4 else _LEAD_SIZE_WEIGHT_TRUMPS) * opp_cards
+                if hist[4, depth] == c + 1:
+                    # the killer lead: the last lead that cut off at this depth.  First at
+                    # no trump: 100 random deals, N+S 8 / 5 / 9, East leading: -14 / -10 /
+                    # -17 % nodes (seed 1), -20 / -15 / -21 % (seed 2); in trumps it comes
+                    # first at most among equals (first: up to +20 % nodes there).
+                    sc += 1000 if trump == 4 else 20
             else:
                 if s == wsuit:
                     beats = c > win_card
