@@ -324,6 +324,10 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                 else:
                     beats = s == trump
                 if want:
+                    # In trump contracts tuned like the leads (held-out sampled deals: Solo
+                    # -50 %, Prop-Cop -19 % nodes; bridge hearts 8 / 5 / 9 +6 / -3 / -7 %):
+                    # no preference among the ranks that win or leave it to a team-mate,
+                    # and ruff low.
                     if partner_winning:
                         sc = 30 - r
                     elif beats:
@@ -332,9 +336,13 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                         elif top and s != trump:
                             sc = 55              # a sure winner in the suit
                         elif mate_after:
-                            sc = 35 - r          # leave it to a team-mate
-                        else:
+                            sc = 35 - r if trump == 4 else 30  # leave it to a team-mate
+                        elif trump == 4:
                             sc = 45 + r          # win as high as possible
+                        else:
+                            sc = 45
+                        if s == trump and led != trump:
+                            sc -= r              # a ruff (or over-ruff): as low as wins
                     else:
                         sc = 20 - r
                 else:
