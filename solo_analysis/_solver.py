@@ -244,7 +244,7 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
         slen = _POP13[(hand >> (13 * s)) & _MASK13]
         if npl == 0:
             # the suit's top live card held by a team-mate or an opponent (the last to
-            # play to the trick?); an opponent able to ruff; the partner opposite able to
+            # play to the trick?); an opponent able to ruff
             mate_top = False
             opp_top = False
             rho_top = False
@@ -258,11 +258,6 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                             opp_top = True
                             rho_top = o == ((seat + 3) & 3)
             ruff_risk = _opponent_can_ruff(h, s, trump, maxer, maxer[seat])
-            mate_ruff = False
-            if trump < 4 and s != trump:
-                pm = (seat + 2) & 3
-                mate_ruff = (maxer[pm] == maxer[seat] and ((h[pm] >> (13 * s)) & _MASK13) == 0
-                             and ((h[pm] >> (13 * trump)) & _MASK13) != 0)
             # cards the opponents can answer this lead with (a void opponent may
             # discard anything): the fewer, the smaller the subtree
             opp_cards = 0
@@ -304,11 +299,8 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                         sc -= 15
                     if opp_top:
                         sc += 15                 # knock out an opponent's winner
-                    if trump < 4:
-                        if rho_top:
-                            sc -= 10
-                        if mate_ruff:
-                            sc -= 10
+                    if rho_top and trump < 4:
+                        sc -= 10                 # (without: Solo +10 % nodes)
                 else:
                     sc = 40 - r
                 sc -= (_LEAD_SIZE_WEIGHT if trump == 4 else _LEAD_SIZE_WEIGHT_TRUMPS) * opp_cards
