@@ -42,8 +42,9 @@ at the second card of a trick at no trump, the tricks the second hand's side sur
 (this trick, when one of its hands still to play holds the top card of the led suit among
 them, and the winner's top runs after it); and it generates one card per run of
 equivalent cards (cards of one hand with no card of another hand, or of the current
-trick, between them), ordered by simple win-cheaply / duck heuristics, a history score
-and, at no trump, the killer lead of the stack depth.  Once a move has failed, the
+trick, between them), ordered by win-cheaply / duck heuristics with weights tuned on node
+counts, a history score and the killer lead of the stack depth (first at no trump, a small
+bonus in trumps).  Once a move has failed, the
 mover's other cards of its suit that lie below every card its refutation depended on are
 skipped: the same refutation answers them (the "lowest win" rule of DDS; about 2x fewer
 nodes).
