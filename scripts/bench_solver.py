@@ -116,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     ap.add_argument("--threads", type=int, default=1, help="numba threads for solve_batch (default 1)")
     ap.add_argument("--only-dds", action="store_true", help="time DDS only (our solver not needed)")
-    ap.add_argument("--one-deals", type=int, default=20,
-                    help="deals for the one-declarer questions (default 20; 0 skips them)")
+    ap.add_argument("--one-deals", type=int, default=100,
+                    help="deals for the one-declarer questions (default 100; 0 skips them)")
     args = ap.parse_args(argv)
 
     deals = random_deals(args.deals, args.seed)
