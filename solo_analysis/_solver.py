@@ -244,8 +244,8 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
         L = (live >> (13 * s)) & _MASK13
         slen = _POP13[(hand >> (13 * s)) & _MASK13]
         if npl == 0:
-            # the suit's top live card held by a team-mate or an opponent (the last to
-            # play to the trick?); an opponent able to ruff
+            # who holds the suit's top live card: a team-mate, or an opponent (and whether
+            # that opponent plays last to the trick); an opponent able to ruff
             mate_top = False
             opp_top = False
             rho_top = False
