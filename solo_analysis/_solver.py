@@ -310,8 +310,8 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                 if hist[4, depth] == c + 1:
                     # the killer lead: the last lead that cut off at this depth.  First at
                     # no trump: 100 random deals, N+S 8 / 5 / 9, East leading: -14 / -10 /
-                    # -17 % nodes (seed 1), -20 / -15 / -21 % (seed 2); in trumps it comes
-                    # first at most among equals (first: up to +20 % nodes there).
+                    # -17 % nodes (seed 1), -20 / -15 / -21 % (seed 2); in trumps only a
+                    # bonus of 20 (as the first move it cost up to +20 % nodes there).
                     sc += 1000 if trump == 4 else 20
             else:
                 if s == wsuit:
@@ -354,11 +354,8 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                     # deals (four hands, two of random deals; two sets not used in the
                     # tuning): deals unsolved at 2 M positions 15 -> 11 in all, time -28 %;
                     # worst set: random deals, seed 2, 1 -> 2 unsolved.
-                    if opp_after or not partner_winning:
-                        if beats:
-                            sc = 10 if not opp_after else 10 - r
-                        else:
-                            sc = 40 + r
+                    if beats and (opp_after or not partner_winning):
+                        sc = 10 - r if opp_after else 10
                     else:
                         sc = 40 + r
                     if s != led:
@@ -580,10 +577,7 @@ def _misere_safe(h, leader, counted, live):
         os_ = (others >> (13 * s)) & _MASK13
         if os_ == 0:
             continue
-        low = 0
-        while not (os_ >> low) & 1:
-            low += 1
-        if (ds >> low) != 0:
+        if (ds >> _LOWBIT[os_]) != 0:
             return False, 0
         can_lose_lead = True
         # the declarer's highest card: the pattern then fixes every card above it as another
@@ -717,10 +711,7 @@ def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
         rs = (rel >> (13 * s)) & _MASK13
         pat = 0
         if rs != 0:
-            low = 0
-            while not (rs >> low) & 1:
-                low += 1
-            k = _POP13[((live >> (13 * s)) & _MASK13) >> low]
+            k = _POP13[((live >> (13 * s)) & _MASK13) >> _LOWBIT[rs]]
             n = st[d, _NLIVE + s]
             pat = (k << 26) | (st[d, _SEQ + s] >> (2 * (n - k)))
         if s == 0:
@@ -763,7 +754,6 @@ def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
     else:
         if need - 1 < bounds[victim, 1]:
             bounds[victim, 1] = need - 1
-
 
 
 @njit(cache=True, inline="always")
@@ -848,6 +838,7 @@ def _sure_lead(h, leader, trump, maxer):
             return 52  # nobody else can follow: the ranks do not matter
         return c
     return -1
+
 
 @njit(cache=True)
 def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
