@@ -1012,13 +1012,38 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                         resolved = True
                         rel = mrel
                 if not resolved and rem > 1:
-                    lens = 0
-                    for s in range(4):
-                        ls = (live >> (13 * s)) & _MASK13
-                        st[d, _SEQ + s] = _suit_seq(h, ls, 13 * s)
-                        st[d, _NLIVE + s] = _POP13[ls]
-                        for o in range(4):
-                            lens = (lens << 4) | _POP13[(h[o] >> (13 * s)) & _MASK13]
+                    if d >= 4:
+                        # The previous trick boundary (d - 4) computed its owner sequences
+                        # and lengths: take out the four cards of the trick played since
+                        # (a fresh computation, 13 ranks a suit, took 10 % of the time in
+                        # hearts: 100 random deals, N+S 8 / 5 NT / 8 H: -3 / -11 / -10 %).
+                        lens = st[d - 4, _LENS]
+                        removed = st[d - 1, _TMASK] | (np.int64(1) << st[d - 1, _CARD])
+                        for j in range(d - 4, d):
+                            c = st[j, _CARD]
+                            lens -= np.int64(1) << (4 * (15 - 4 * _SUIT_OF[c] - st[j, _SEAT]))
+                        for s in range(4):
+                            seq = st[d - 4, _SEQ + s]
+                            n = st[d - 4, _NLIVE + s]
+                            rs = (removed >> (13 * s)) & _MASK13
+                            if rs:
+                                lp = ((live | removed) >> (13 * s)) & _MASK13
+                                while rs:
+                                    r = _LOWBIT[rs]
+                                    rs &= rs - 1
+                                    sh = 2 * (n - 1 - _POP13[lp >> (r + 1)])
+                                    seq = ((seq >> (sh + 2)) << sh) | (seq & ((1 << sh) - 1))
+                                    n -= 1
+                            st[d, _SEQ + s] = seq
+                            st[d, _NLIVE + s] = n
+                    else:
+                        lens = 0
+                        for s in range(4):
+                            ls = (live >> (13 * s)) & _MASK13
+                            st[d, _SEQ + s] = _suit_seq(h, ls, 13 * s)
+                            st[d, _NLIVE + s] = _POP13[ls]
+                            for o in range(4):
+                                lens = (lens << 4) | _POP13[(h[o] >> (13 * s)) & _MASK13]
                     st[d, _LENS] = lens
                     x = lens * _HASH_A + leader * _HASH_B
                     bucket = ((x ^ (x >> 29)) % nbuckets) * TT_WAYS
