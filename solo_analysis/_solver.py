@@ -594,7 +594,6 @@ def _misere_safe(h, leader, counted, live):
     return True, rel
 
 
-
 @njit(cache=True)
 def _all_tricks_bound(h, live, maxer, need, rem):
     """A side that needs every remaining trick, at no trump or with no trumps left.
@@ -720,7 +719,9 @@ def _tt_probe(info, bounds, rr, bucket, gen, lens, leader, st, d, need, live):
     newest first: where several entries decide, the first one found gives the relevant cards
     passed up, and the newest tend to rely on fewer (against oldest first, same answers:
     200 random deals of another seed, N+S 8 / 9 in hearts -9 / -19 % positions, -7 / -18 %
-    time; Solo and Prop-Cop on sampled deals -5 / -4 % positions, time within noise).
+    time; on bench_solver's deals 0.5-7.5 % fewer positions at about the same time, the
+    scans being a little longer; Solo and Prop-Cop on sampled deals -5 / -4 % positions,
+    time within noise).
     """
     fill = rr[bucket // TT_WAYS]
     if fill > TT_WAYS:
@@ -785,7 +786,6 @@ def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
         else:
             p3 = pat
     victim = -1
-    free = -1
     b = bucket // TT_WAYS
     fill = rr[b]
     if fill > TT_WAYS:
@@ -1368,9 +1368,10 @@ def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, bou
     Several questions on the same deals go to the threads in one call, so the threads wait
     for the slowest task once, not once per question.  Each worker thread owns a
     transposition table from :func:`new_tables` (a solve starts by resetting the table's fill
-    counters, so one task never reads another's entries).  How the range is split among the threads is up to numba's
-    threading layer (see :func:`solo_analysis.solver.solve_questions` for the task order).
-    Results do not depend on the number of threads (the search is exact).
+    counters, so one task never reads another's entries).  How the range is split among the
+    threads is up to numba's threading layer (see
+    :func:`solo_analysis.solver.solve_questions` for the task order).  Results do not depend
+    on the number of threads (the search is exact).
     """
     n = deal.shape[0]
     out = np.empty(n, dtype=np.int8)
