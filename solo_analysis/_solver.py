@@ -119,11 +119,15 @@ def _top_run(mine: int, live: int) -> int:
 #                way to overwrite, round-robin ("solve" above, the caller's ``gen``, is
 #                kept for debugging only)
 #
-# 128 ways (2048 buckets of the default 2**18 entries): since a probe scans only the ways
-# of the current solve, more ways cost little; against 64, 3-5 % faster on Prop-Cop and
-# bridge questions, 4 % slower on a lone declarer's Solo (same-run timings, 50-60 deals).
+# 256 ways (1024 buckets of the default 2**18 entries): a probe scans only the ways of the
+# current solve, so more ways cost little while the table keeps more patterns of a key.
+# Against 128 (same-run timings, with the newest-first scan): a lone declarer's Solo on 150
+# sampled deals of bench_advise.py's ordinary hand 24.0 M -> 15.3 M positions, 2.33 ->
+# 1.69 s (another 150, one deal of 541 M positions among them: 578 M -> 304 M, 66 -> 46 s);
+# bench_solver's deals, N+S 8 / 5 in hearts, 8 / 9 NT, -1.9 % time in all (16 runs); Prop-Cop
+# and Misère within +-2 %.  512 ways took 10 % more time at 9 NT; 64 ways 4-5 % more positions.
 # ---------------------------------------------------------------------------
-TT_WAYS = 128
+TT_WAYS = 256
 # True: store whole positions (every live card relevant) instead of winning-rank
 # patterns.  A debugging switch: the patterns are exact (checked against the oracle).
 EXACT_TT = False
