@@ -111,13 +111,12 @@ def _top_run(mine: int, live: int) -> int:
 # A stored bound applies to every position with the same lengths and leader whose
 # top cards have the same owners, whatever happens below them.
 #
-#   info[slot] = [solve, lengths, leader, pattern S, pattern H, pattern D, pattern C]
+#   info[slot] = [lengths, leader, pattern S, pattern H, pattern D, pattern C]
 #   pattern = (k << 26) | owners of the top k cards, highest first, 2 bits each
 #   bounds[slot] = [lower, upper] bound on the counted side's remaining tricks
 #   rr[bucket] = ways written by the current solve (reset to 0 when a solve starts): its
-#                entries are the first min(rr, TT_WAYS) ways; past TT_WAYS it picks the
-#                way to overwrite, round-robin ("solve" above, the caller's ``gen``, is
-#                kept for debugging only)
+#                entries are the first min(rr, TT_WAYS) ways (:func:`_fill`); past TT_WAYS
+#                it picks the way to overwrite, round-robin
 #
 # 256 ways (1024 buckets of the default 2**18 entries): a probe scans only the ways of the
 # current solve, so more ways cost little while the table keeps more patterns of a key.
@@ -131,7 +130,7 @@ TT_WAYS = 256
 # True: store whole positions (every live card relevant) instead of winning-rank
 # patterns.  A debugging switch: the patterns are exact (checked against the oracle).
 EXACT_TT = False
-_I_GEN, _I_LEN, _I_LEAD = 0, 1, 2
+_I_LEN, _I_LEAD, _I_PAT = 0, 1, 2  # info columns; the suits' patterns from _I_PAT on
 _OWN26 = (1 << 26) - 1
 
 
@@ -714,7 +713,14 @@ def _straddling_runs(hand, npl, led, rel, live):
 
 
 @njit(cache=True, inline="always")
-def _tt_probe(info, bounds, rr, bucket, gen, lens, leader, st, d, need, live):
+def _fill(rr, bucket):
+    """How many ways of ``bucket`` hold entries of the current solve."""
+    n = rr[bucket // TT_WAYS]
+    return n if n < TT_WAYS else TT_WAYS
+
+
+@njit(cache=True, inline="always")
+def _tt_probe(info, bounds, rr, bucket, lens, leader, st, d, need, live):
     """Look for a decisive entry; returns (found, value, relevant-mask).
 
     A bucket's entries of the current solve are its first ``rr[bucket]`` ways (all of them
@@ -727,10 +733,7 @@ def _tt_probe(info, bounds, rr, bucket, gen, lens, leader, st, d, need, live):
     scans being a little longer; Solo and Prop-Cop on sampled deals -5 / -4 % positions,
     time within noise).
     """
-    fill = rr[bucket // TT_WAYS]
-    if fill > TT_WAYS:
-        fill = TT_WAYS
-    for w in range(fill - 1, -1, -1):
+    for w in range(_fill(rr, bucket) - 1, -1, -1):
         slot = bucket + w
         if info[slot, _I_LEN] != lens or info[slot, _I_LEAD] != leader:
             continue
@@ -740,7 +743,7 @@ def _tt_probe(info, bounds, rr, bucket, gen, lens, leader, st, d, need, live):
             continue
         ok = True
         for s in range(4):
-            pat = info[slot, 3 + s]
+            pat = info[slot, _I_PAT + s]
             k = pat >> 26
             if k > 0:
                 n = st[d, _NLIVE + s]
@@ -751,7 +754,7 @@ def _tt_probe(info, bounds, rr, bucket, gen, lens, leader, st, d, need, live):
             continue
         rel = 0
         for s in range(4):
-            k = info[slot, 3 + s] >> 26
+            k = info[slot, _I_PAT + s] >> 26
             if k > 0:
                 rel |= _top_cards_mask((live >> (13 * s)) & _MASK13, k, 13 * s)
         return True, lb >= need, rel
@@ -759,7 +762,7 @@ def _tt_probe(info, bounds, rr, bucket, gen, lens, leader, st, d, need, live):
 
 
 @njit(cache=True, inline="always")
-def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
+def _tt_store(info, bounds, rr, bucket, st, d, h, value, rel, exact):
     """Store the result of boundary node ``d`` under the pattern of its relevant cards.
 
     With ``exact`` the pattern is the whole position (every live card relevant).
@@ -790,26 +793,23 @@ def _tt_store(info, bounds, rr, bucket, gen, st, d, h, value, rel, exact):
         else:
             p3 = pat
     victim = -1
-    b = bucket // TT_WAYS
-    fill = rr[b]
-    if fill > TT_WAYS:
-        fill = TT_WAYS
-    for w in range(fill - 1, -1, -1):
+    for w in range(_fill(rr, bucket) - 1, -1, -1):
         slot = bucket + w
-        if (info[slot, _I_LEN] == lens and info[slot, _I_LEAD] == leader and info[slot, 3] == p0
-                and info[slot, 4] == p1 and info[slot, 5] == p2 and info[slot, 6] == p3):
+        if (info[slot, _I_LEN] == lens and info[slot, _I_LEAD] == leader
+                and info[slot, _I_PAT] == p0 and info[slot, _I_PAT + 1] == p1
+                and info[slot, _I_PAT + 2] == p2 and info[slot, _I_PAT + 3] == p3):
             victim = slot
             break
     if victim < 0:
+        b = bucket // TT_WAYS
         victim = bucket + (rr[b] % TT_WAYS)
         rr[b] += 1
-        info[victim, _I_GEN] = gen
         info[victim, _I_LEN] = lens
         info[victim, _I_LEAD] = leader
-        info[victim, 3] = p0
-        info[victim, 4] = p1
-        info[victim, 5] = p2
-        info[victim, 6] = p3
+        info[victim, _I_PAT] = p0
+        info[victim, _I_PAT + 1] = p1
+        info[victim, _I_PAT + 2] = p2
+        info[victim, _I_PAT + 3] = p3
         bounds[victim, 0] = 0
         bounds[victim, 1] = 13
     if value:
@@ -905,7 +905,7 @@ def _sure_lead(h, leader, trump, maxer):
 
 
 @njit(cache=True)
-def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
+def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bounds, rr,
             moves, scores, st, hist, npl0, led0, wc0, ws0, tmask0, nodes):
     """Zero-window search: can ``maxer`` force ``counted`` >= need0 from here?
 
@@ -1060,7 +1060,7 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                     bucket = ((x ^ (x >> 29)) % nbuckets) * TT_WAYS
                     if bucket < 0:
                         bucket = -bucket
-                    found, v, trel = _tt_probe(info, bounds, rr, bucket, gen, lens, leader, st, d,
+                    found, v, trel = _tt_probe(info, bounds, rr, bucket, lens, leader, st, d,
                                                need, live)
                     if found:
                         value = v
@@ -1170,7 +1170,7 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
             rel |= _straddling_runs(h[seat], st[d, _NPL], st[d, _LED], rel,
                                     h[0] | h[1] | h[2] | h[3] | st[d, _TMASK])
             if st[d, _SLOT] >= 0:
-                _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel, EXACT_TT)
+                _tt_store(info, bounds, rr, st[d, _SLOT], st, d, h, value, rel, EXACT_TT)
         # ---------------- return (value, rel) from node d to its parent ----------------
         while True:
             if d == 0:
@@ -1193,7 +1193,7 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, bound
                 if st[d, _NPL] == 0:
                     hist[4, d] = c + 1
                 if st[d, _SLOT] >= 0:
-                    _tt_store(info, bounds, rr, st[d, _SLOT], gen, st, d, h, value, rel, EXACT_TT)
+                    _tt_store(info, bounds, rr, st[d, _SLOT], st, d, h, value, rel, EXACT_TT)
                 continue
             st[d, _REL] |= rel
             break
@@ -1219,11 +1219,11 @@ def _roles(side_mask, misere):
 
 
 @njit(cache=True)
-def _can_make(h, trump, leader, maxer, counted, wants, normal, need, tt, gen, moves, scores,
+def _can_make(h, trump, leader, maxer, counted, wants, normal, need, tt, moves, scores,
               hist, nodes):
     info, bounds, rr = tt
     st = np.empty((56, 32), dtype=np.int64)
-    return _search(h, leader, need, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
+    return _search(h, leader, need, trump, maxer, counted, wants, normal, info, bounds, rr,
                    moves, scores, st, hist, 0, -1, -1, -1, 0, nodes)
 
 
@@ -1244,7 +1244,7 @@ def _budget(max_nodes):
 
 
 @njit(cache=True)
-def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores,
+def solve_position(hands, trump, leader, side_mask, misere, target, tt, moves, scores,
                    max_nodes):
     """Solve one position given as ``hands: int64[4]`` bitmasks.
 
@@ -1253,12 +1253,12 @@ def solve_position(hands, trump, leader, side_mask, misere, target, tt, gen, mov
     takes <= target".  Returns -1 if the search needed more than ``max_nodes`` nodes
     (in all, over the searches one answer takes; ``max_nodes <= 0``: no limit).
     """
-    return _solve_counted(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores,
+    return _solve_counted(hands, trump, leader, side_mask, misere, target, tt, moves, scores,
                           _budget(max_nodes))
 
 
 @njit(cache=True)
-def _solve_counted(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores, nodes):
+def _solve_counted(hands, trump, leader, side_mask, misere, target, tt, moves, scores, nodes):
     """:func:`solve_position` with the node counter ``nodes`` (see :func:`_budget`) given."""
     # The table's fill counters say which ways hold this solve's entries: reset them, so
     # that the entries of the deals a thread solved before are never read, and the search,
@@ -1273,9 +1273,9 @@ def _solve_counted(hands, trump, leader, side_mask, misere, target, tt, gen, mov
         if misere:
             # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
             ok = not _can_make(h, trump, leader, maxer, counted, wants, normal, target + 1,
-                               tt, gen, moves, scores, hist, nodes)
+                               tt, moves, scores, hist, nodes)
         else:
-            ok = _can_make(h, trump, leader, maxer, counted, wants, normal, target, tt, gen,
+            ok = _can_make(h, trump, leader, maxer, counted, wants, normal, target, tt,
                            moves, scores, hist, nodes)
         if nodes[0] > nodes[1]:
             return -1
@@ -1285,7 +1285,7 @@ def _solve_counted(hands, trump, leader, side_mask, misere, target, tt, gen, mov
     hi = n
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        ok = _can_make(h, trump, leader, maxer, counted, wants, normal, mid, tt, gen, moves,
+        ok = _can_make(h, trump, leader, maxer, counted, wants, normal, mid, tt, moves,
                        scores, hist, nodes)
         if nodes[0] > nodes[1]:
             return -1
@@ -1297,17 +1297,17 @@ def _solve_counted(hands, trump, leader, side_mask, misere, target, tt, gen, mov
 
 
 @njit(cache=True)
-def count_nodes(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores):
+def count_nodes(hands, trump, leader, side_mask, misere, target, tt, moves, scores):
     """``(answer, nodes, boundaries)``: :func:`solve_position`'s yes/no answer to ``target >= 0``,
     the number of search positions (card plays) it entered and how many of them were trick
     boundaries, the root included (a diagnostic for benchmarks; no node limit)."""
     nodes = _budget(0)
-    ok = _solve_counted(hands, trump, leader, side_mask, misere, target, tt, gen, moves, scores, nodes)
+    ok = _solve_counted(hands, trump, leader, side_mask, misere, target, tt, moves, scores, nodes)
     return ok == 1, nodes[0], nodes[2]
 
 
 @njit(cache=True)
-def solve_after_lead(hands, trump, leader, card, side_mask, misere, tt, gen, moves, scores):
+def solve_after_lead(hands, trump, leader, card, side_mask, misere, tt, moves, scores):
     """Declarer side's tricks (perfect play) after ``leader`` leads ``card`` to the first trick."""
     h = hands.copy()
     bit = 1 << card
@@ -1323,7 +1323,7 @@ def solve_after_lead(hands, trump, leader, card, side_mask, misere, tt, gen, mov
     hi = n
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if _search(h, leader, mid, trump, maxer, counted, wants, normal, info, bounds, rr, gen,
+        if _search(h, leader, mid, trump, maxer, counted, wants, normal, info, bounds, rr,
                    moves, scores, st, hist, 1, card // 13, card, leader, bit, _budget(0)):
             lo = mid
         else:
@@ -1354,7 +1354,7 @@ def new_tables(threads: int, bits: int):
     """
     size = 1 << bits
     return (
-        np.zeros((threads, size, 7), dtype=np.int64),
+        np.zeros((threads, size, 6), dtype=np.int64),
         np.zeros((threads, size, 2), dtype=np.int8),
         np.zeros((threads, size // TT_WAYS), dtype=np.int64),
         np.zeros((threads, 56, 16), dtype=np.int64),
@@ -1382,7 +1382,7 @@ def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, bou
     for i in prange(n):
         t = get_thread_id()
         out[i] = solve_position(masks[deal[i]], trump[i], leader[i], side_mask[i], misere[i],
-                                target[i], (infos[t], bounds[t], rrs[t]), i + 1, moves[t], scores[t],
+                                target[i], (infos[t], bounds[t], rrs[t]), moves[t], scores[t],
                                 max_nodes)
     return out
 

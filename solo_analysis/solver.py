@@ -140,7 +140,6 @@ class _Workspace(threading.local):
         self.tt = (infos[0], bounds[0], rrs[0])
         self.moves = moves[0]
         self.scores = scores[0]
-        self.gen = 0
 
 
 _WS = _Workspace()
@@ -204,9 +203,8 @@ def solve(
     deal, tr, ld, side, masks = _prepare(deal, trump, leader, declarers, misere)
     tgt = _check_target(target, deal.n_cards)
     ws = _WS
-    ws.gen += 1
-    r = _solver.solve_position(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.gen,
-                               ws.moves, ws.scores, 0)
+    r = _solver.solve_position(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.moves,
+                               ws.scores, 0)
     return bool(r) if tgt >= 0 else int(r)
 
 
@@ -236,9 +234,8 @@ def search_nodes(
     if tgt < 0:
         raise DealError("search_nodes needs a target")
     ws = _WS
-    ws.gen += 1
-    ok, nodes, boundaries = _solver.count_nodes(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.gen, ws.moves,
-                                                ws.scores)
+    ok, nodes, boundaries = _solver.count_nodes(masks, tr, ld, side, bool(misere), tgt, ws.tt,
+                                                ws.moves, ws.scores)
     return bool(ok), int(nodes), int(boundaries) - 1
 
 
@@ -283,9 +280,8 @@ def solve_leads(
                 out[card] = previous[1]
                 previous = (card, previous[1])
                 continue
-        ws.gen += 1
         tricks = int(_solver.solve_after_lead(masks, tr, ld, card, side, bool(misere), ws.tt,
-                                              ws.gen, ws.moves, ws.scores))
+                                              ws.moves, ws.scores))
         out[card] = tricks
         previous = (card, tricks)
     return out
