@@ -136,8 +136,8 @@ class _Workspace(threading.local):
     """Per-thread transposition table and buffers for the single-deal path."""
 
     def __init__(self) -> None:
-        infos, bounds, rrs, moves, scores = _solver.new_tables(1, _TT_BITS)
-        self.tt = (infos[0], bounds[0], rrs[0])
+        infos, indexes, moves, scores = _solver.new_tables(1, _TT_BITS)
+        self.tt = (infos[0], indexes[0])
         self.moves = moves[0]
         self.scores = scores[0]
 
