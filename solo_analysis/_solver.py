@@ -55,7 +55,9 @@ nodes).
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir as _ir
 from numba import get_thread_id, njit, prange
+from numba.extending import intrinsic
 
 # ---------------------------------------------------------------------------
 # small tables
@@ -98,6 +100,24 @@ def _top_run(mine: int, live: int) -> int:
                 break
         r -= 1
     return n
+
+
+@intrinsic
+def _borrow(typingctx, arr):
+    """The same array with no reference count to keep (a NULL meminfo): a borrowed view.
+
+    numba counts references to an array at run time, with atomic operations, wherever a
+    function or an inlined helper takes it; in :func:`_search` those left after numba's
+    pruning took 10-12 % of the samples of a profile (``perf``, N+S 8 in hearts).  The
+    search works on borrowed views of its arrays, which its caller keeps alive: the counts
+    become tests of a NULL pointer.  200 random deals, N+S 8 in hearts and 5 / 9 NT: -0.6
+    to -3.3 % time (10 runs), same positions.
+    """
+    def codegen(context, builder, sig, args):
+        val = args[0]
+        return builder.insert_value(val, _ir.Constant(val.type.elements[0], None), 0)
+
+    return arr(arr), codegen
 
 
 # ---------------------------------------------------------------------------
@@ -944,6 +964,18 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, index
     boundary nodes are stored in the table under that pattern.
     """
     nbuckets = index.shape[0]  # a power of two
+    # borrowed views (see _borrow): no reference counting in the loop
+    h = _borrow(h)
+    maxer = _borrow(maxer)
+    counted = _borrow(counted)
+    wants = _borrow(wants)
+    info = _borrow(info)
+    index = _borrow(index)
+    moves = _borrow(moves)
+    scores = _borrow(scores)
+    st = _borrow(st)
+    hist = _borrow(hist)
+    nodes = _borrow(nodes)
     d = 0
     st[0, _NPL] = npl0
     st[0, _LEADER] = leader0
