@@ -253,12 +253,23 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                hist):
     """Fill ``moves[depth]`` with one card per equivalence run, best first; return count."""
     hand = h[seat]
+    live = h[0] | h[1] | h[2] | h[3] | tmask
     if npl > 0:
         follow = hand & (_MASK13 << (13 * led))
+        if follow != 0:
+            # A single run of equivalent cards (no other hand's live card between the
+            # highest and the lowest): the one move, no scores needed.  35-40 % of the
+            # follows of bench_solver's questions; 200 random deals, N+S 8 in hearts / 5 NT:
+            # -0.5 to -2.5 % time (6 runs), same positions.
+            m = (follow >> (13 * led)) & _MASK13
+            hi = _HIBIT[m]
+            span = ((2 << hi) - 1) & ~((1 << _LOWBIT[m]) - 1)
+            if (((live >> (13 * led)) & _MASK13) & span) == m:
+                moves[depth, 0] = 13 * led + hi
+                return 1
         legal = follow if follow != 0 else hand
     else:
         legal = hand
-    live = h[0] | h[1] | h[2] | h[3] | tmask
     nm = 0
     wsuit = win_card // 13 if npl > 0 else -1
     partner_winning = npl > 0 and maxer[win_seat] == maxer[seat]
