@@ -74,6 +74,7 @@ _HIBIT = np.array([0] + [i.bit_length() - 1 for i in range(1, 1 << 13)], dtype=n
 _LOWBIT = np.array([0] + [(i & -i).bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)
 _HASH_A = 0x1F3D5B79A3C4E2B5 & 0x7FFFFFFFFFFFFFFF
 _HASH_B = 0x2545F4914F6CDD1D
+_HASH_C = 0x1E3779B97F4A7C15
 
 
 @njit(cache=True, inline="always")
@@ -134,15 +135,24 @@ def _borrow(typingctx, arr):
 #   index[b, 0] = ways of bucket b written by the current solve (reset to 0 when a solve
 #                 starts): its entries are the first min(index[b, 0], TT_WAYS) ways
 #                 (:func:`_fill`); past TT_WAYS it picks the way to overwrite, round-robin
-#   index[b, 1 + w] = (key << 8) | (lower << 4) | upper for way w: the position's key
-#                 (:func:`_tt_key`) and the bounds on the counted side's remaining tricks
-#   info[b * TT_WAYS + w] = [pattern S, pattern H, pattern D, pattern C]
+#   index[b, 1 + w] = (hash << 40) | (signature << 8) | (lower << 4) | upper for way w:
+#                 a 22-bit hash of the position's key (:func:`_tt_key`, :func:`_key_hash`),
+#                 the pattern's signature (below) and the bounds on the counted side's
+#                 remaining tricks
+#   info[b * TT_WAYS + w] = [pattern S, pattern H, pattern D, pattern C, key]
 #   pattern = (k << 26) | owners of the top k cards, highest first, 2 bits each
+#   signature = the owners of each suit's top card (bits 0-7, 2 a suit) and second card
+#               (bits 8-15) where the pattern fixes them, and in bits 16-31 a mask of 3s
+#               saying where it does
 #
-# A probe scans the key words, which lie together, and reads a way's patterns only where
-# its key matches (about 10 of the 38 ways a probe scans, 100 random deals, N+S 8 in
-# hearts): against rows [lengths, leader, 4 patterns] and an array of bounds, 200 random
-# deals, N+S 8 in hearts / 5 and 9 NT: -6 / -3 / -3 % time, same positions.
+# A probe scans the index words, which lie together, and reads a way's row only where the
+# hash matches, the signature agrees with the position's top two owners of every suit and
+# the bounds decide: on 100 random deals, N+S 8 in hearts, a probe scans 38 ways, 10.5 of
+# them of the same key, of which 7.9 have bounds that decide and 7.2 a pattern that does not
+# fit.  Against rows [lengths, leader, 4 patterns] and an array of bounds, the index words
+# alone (key and bounds), 200 random deals, N+S 8 in hearts / 5 and 9 NT: -6 / -3 / -3 %
+# time; the signatures then another -11 / -10 / -12 % (Prop-Cop and Misère on sampled deals
+# -7 / -9 %), same positions.  A third card in the signature (with a 6-bit hash): no gain.
 #
 # 256 ways (1024 buckets of the default 2**18 entries): a probe scans only the ways of the
 # current solve, so more ways cost little while the table keeps more patterns of a key.
@@ -156,7 +166,7 @@ TT_WAYS = 256
 # True: store whole positions (every live card relevant) instead of winning-rank
 # patterns.  A debugging switch: the patterns are exact (checked against the oracle).
 EXACT_TT = False
-_KEY_SHIFT = 8  # an index word: key << 8, lower bound << 4, upper bound
+_HASH_SHIFT = 40  # an index word: key hash << 40, signature << 8, lower bound << 4, upper bound
 _OWN26 = (1 << 26) - 1
 
 
@@ -706,6 +716,7 @@ _SEQ = 14     # 14..17: owner sequence of each suit's live cards
 _NLIVE = 18   # 18..21: live cards in each suit
 _LW = 22     # 4 bits a suit: moves of the mover below this rank are skipped (15: none)
 _KEY = 23    # table key of a boundary node (:func:`_tt_key`)
+_SIG = 24    # owners of each suit's top two live cards at a boundary node (see the table)
 
 
 @njit(cache=True, inline="always")
@@ -758,14 +769,19 @@ def _fill(index, b):
 
 
 @njit(cache=True, inline="always")
+def _key_hash(key):
+    """22 bits of a table key for the index words (the rows hold the whole key)."""
+    return ((key * _HASH_C) >> 42) & 0x3FFFFF
+
+
+@njit(cache=True, inline="always")
 def _tt_key(lens, rem, leader):
     """A trick-boundary position's table key from its hand-suit lengths, cards left a hand
     and leader.
 
     ``lens`` holds 16 lengths of 4 bits, suit by suit (S first), each suit's four hands in
     seat order; the clubs of each hand follow from its other suits and ``rem``, so the key
-    keeps the other 48 bits, ``rem`` and the leader (54 bits, which leaves room for the
-    bounds in an index word).
+    keeps the other 48 bits, ``rem`` and the leader (54 bits).
     """
     return (((lens >> 16) & 0xFFFFFFFFFFFF) << 6) | (rem << 2) | leader
 
@@ -782,22 +798,30 @@ def _tt_probe(info, index, b, key, st, d, need, live):
     200 random deals of another seed, N+S 8 / 9 in hearts -9 / -19 % positions, -7 / -18 %
     time; on bench_solver's deals 0.5-7.5 % fewer positions at about the same time, the
     scans being a little longer; Solo and Prop-Cop on sampled deals -5 / -4 % positions,
-    time within noise).
+    time within noise).  The signature has checked the top two owners of each suit, so
+    only patterns of more cards are compared in full.
     """
+    hk = _key_hash(key)
+    psig = st[d, _SIG]
     for w in range(_fill(index, b) - 1, -1, -1):
         word = index[b, 1 + w]
-        if (word >> _KEY_SHIFT) != key:
+        if (word >> _HASH_SHIFT) != hk:
+            continue
+        sg = word >> 8
+        if ((sg ^ psig) & (sg >> 16) & 0xFFFF) != 0:
             continue
         lb = (word >> 4) & 15
         ub = word & 15
         if lb < need and ub >= need:
             continue
         slot = b * TT_WAYS + w
+        if info[slot, 4] != key:
+            continue
         ok = True
         for s in range(4):
             pat = info[slot, s]
             k = pat >> 26
-            if k > 0:
+            if k > 2:
                 n = st[d, _NLIVE + s]
                 if (st[d, _SEQ + s] >> (2 * (n - k))) != (pat & _OWN26):
                     ok = False
@@ -829,13 +853,18 @@ def _tt_store(info, index, b, st, d, h, value, rel, exact):
     p1 = 0
     p2 = 0
     p3 = 0
+    esig = 0
     for s in range(4):
         rs = (rel >> (13 * s)) & _MASK13
         pat = 0
         if rs != 0:
             k = _POP13[((live >> (13 * s)) & _MASK13) >> _LOWBIT[rs]]
             n = st[d, _NLIVE + s]
-            pat = (k << 26) | (st[d, _SEQ + s] >> (2 * (n - k)))
+            own = st[d, _SEQ + s] >> (2 * (n - k))
+            pat = (k << 26) | own
+            esig |= (((own >> (2 * (k - 1))) & 3) | (3 << 16)) << (2 * s)
+            if k >= 2:
+                esig |= (((own >> (2 * (k - 2))) & 3) | (3 << 16)) << (8 + 2 * s)
         if s == 0:
             p0 = pat
         elif s == 1:
@@ -844,11 +873,13 @@ def _tt_store(info, index, b, st, d, h, value, rel, exact):
             p2 = pat
         else:
             p3 = pat
+    hk = _key_hash(key)
+    head = (hk << _HASH_SHIFT) | (esig << 8)
     base = b * TT_WAYS
     way = -1
     for w in range(_fill(index, b) - 1, -1, -1):
         slot = base + w
-        if ((index[b, 1 + w] >> _KEY_SHIFT) == key
+        if ((index[b, 1 + w] & ~np.int64(255)) == head and info[slot, 4] == key
                 and info[slot, 0] == p0 and info[slot, 1] == p1
                 and info[slot, 2] == p2 and info[slot, 3] == p3):
             way = w
@@ -856,12 +887,13 @@ def _tt_store(info, index, b, st, d, h, value, rel, exact):
     if way < 0:
         way = index[b, 0] % TT_WAYS
         index[b, 0] += 1
-        index[b, 1 + way] = (key << _KEY_SHIFT) | 13  # bounds 0 and 13: nothing known yet
+        index[b, 1 + way] = head | 13  # bounds 0 and 13: nothing known yet
         slot = base + way
         info[slot, 0] = p0
         info[slot, 1] = p1
         info[slot, 2] = p2
         info[slot, 3] = p3
+        info[slot, 4] = key
     word = index[b, 1 + way]
     if value:
         if need > ((word >> 4) & 15):
@@ -1121,6 +1153,15 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, index
                     st[d, _LENS] = lens
                     key = _tt_key(lens, rem, leader)
                     st[d, _KEY] = key
+                    psig = 0
+                    for s in range(4):
+                        n = st[d, _NLIVE + s]
+                        seq = st[d, _SEQ + s]
+                        if n >= 1:
+                            psig |= ((seq >> (2 * (n - 1))) & 3) << (2 * s)
+                        if n >= 2:
+                            psig |= ((seq >> (2 * (n - 2))) & 3) << (8 + 2 * s)
+                    st[d, _SIG] = psig
                     x = lens * _HASH_A + leader * _HASH_B
                     bucket = (x ^ (x >> 29)) & (nbuckets - 1)
                     found, v, trel = _tt_probe(info, index, bucket, key, st, d, need, live)
@@ -1418,7 +1459,7 @@ def new_tables(threads: int, bits: int):
         raise ValueError(f"a table of 2**{bits} entries is too small (at least 2**9)")
     size = 1 << bits
     return (
-        np.zeros((threads, size, 4), dtype=np.int64),
+        np.zeros((threads, size, 5), dtype=np.int64),
         np.zeros((threads, size // TT_WAYS, TT_WAYS + 1), dtype=np.int64),
         np.zeros((threads, 56, 16), dtype=np.int64),
         np.zeros((threads, 56, 16), dtype=np.int64),
