@@ -24,6 +24,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 # (label, hand, seat, turn-up)
 HANDS: list[tuple[str, str, str, str]] = [
@@ -35,10 +36,11 @@ HANDS: list[tuple[str, str, str, str]] = [
 
 _CHILD = r"""
 import json, sys, time
+args = json.loads(sys.argv[1])
+hand, seat, turnup, max_samples, contracts, max_nodes, root = args
+sys.path.insert(0, root)  # the package this script imported, not whatever the working directory holds
 t0 = time.perf_counter()
 from solo_analysis.advice import DEFAULT_MAX_NODES, advise
-args = json.loads(sys.argv[1])
-hand, seat, turnup, max_samples, contracts, max_nodes = args
 max_nodes = DEFAULT_MAX_NODES if max_nodes is None else (max_nodes or None)
 t1 = time.perf_counter()
 a = advise(hand, seat=seat, turnup=turnup, seed=1, max_samples=max_samples, contracts=contracts,
@@ -66,7 +68,10 @@ def sampler_rate(n: int = 200_000) -> float:
 
 def run_hand(hand: str, seat: str, turnup: str, max_samples: int, contracts, timeout: float,
              max_nodes: int | None = None) -> dict:
-    payload = json.dumps([hand, seat, turnup, max_samples, contracts, max_nodes])
+    import solo_analysis
+
+    root = str(Path(solo_analysis.__file__).resolve().parents[1])
+    payload = json.dumps([hand, seat, turnup, max_samples, contracts, max_nodes, root])
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, payload], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
