@@ -64,7 +64,7 @@ from numba.extending import intrinsic
 # ---------------------------------------------------------------------------
 _POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
 
-TT_BITS_DEFAULT = 18
+TT_BITS_DEFAULT = 19
 NT = 4
 
 _MASK13 = 0x1FFF
@@ -139,8 +139,8 @@ def _borrow(typingctx, arr):
 #                 a 22-bit hash of the position's key (:func:`_tt_key`, :func:`_key_hash`),
 #                 the pattern's signature (below) and the bounds on the counted side's
 #                 remaining tricks
-#   info[b * TT_WAYS + w] = [pattern S, pattern H, pattern D, pattern C, key]
-#   pattern = (k << 26) | owners of the top k cards, highest first, 2 bits each
+#   info[b * TT_WAYS + w] = [pattern S | pattern H << 32, pattern D | pattern C << 32, key]
+#   pattern = (k << 26) | owners of the top k cards, highest first, 2 bits each (30 bits)
 #   signature = the owners of each suit's top card (bits 0-7, 2 a suit) and second card
 #               (bits 8-15) where the pattern fixes them, and in bits 16-31 a mask of 3s
 #               saying where it does
@@ -154,13 +154,20 @@ def _borrow(typingctx, arr):
 # time; the signatures then another -11 / -10 / -12 % (Prop-Cop and Misère on sampled deals
 # -7 / -9 %), same positions.  A third card in the signature (with a 6-bit hash): no gain.
 #
-# 256 ways (1024 buckets of the default 2**18 entries): a probe scans only the ways of the
+# 256 ways (1024 buckets of 2**18 entries when this was measured): a probe scans only the ways of the
 # current solve, so more ways cost little while the table keeps more patterns of a key.
 # Against 128 (same-run timings, with the newest-first scan): a lone declarer's Solo on 150
 # sampled deals of bench_advise.py's ordinary hand 24.0 M -> 15.3 M positions, 2.33 ->
 # 1.69 s (another 150, one deal of 541 M positions among them: 578 M -> 304 M, 66 -> 46 s);
 # bench_solver's deals, N+S 8 / 5 in hearts, 8 / 9 NT, -1.9 % time in all (16 runs); Prop-Cop
 # and Misère within +-2 %.  512 ways took 10 % more time at 9 NT; 64 ways 4-5 % more positions.
+#
+# 2**19 entries (TT_BITS_DEFAULT; 32 bytes an entry with the patterns two to a word, 16.8 MB
+# a thread) instead of 2**18: the hard deals keep more of their work.  bench_solver's
+# hardest deal of seed 4 (N+S 8 in hearts) 10.7 M -> 7.3 M positions, 3.6 -> 2.5 s (2**20:
+# 5.8 M, 2.0 s); seed 4's eight questions 13.76 -> 12.45 s; seed 1's within noise (8.20 ->
+# 8.07 s); 300 sampled deals of the ordinary hand, Prop-Cop and Solo questions, 2 threads:
+# -4 to -8 % time.  Packing the patterns costs no time (same positions, 8 in hearts +-0.5 %).
 # ---------------------------------------------------------------------------
 TT_WAYS = 256
 # True: store whole positions (every live card relevant) instead of winning-rank
@@ -815,11 +822,11 @@ def _tt_probe(info, index, b, key, st, d, need, live):
         if lb < need and ub >= need:
             continue
         slot = b * TT_WAYS + w
-        if info[slot, 4] != key:
+        if info[slot, 2] != key:
             continue
         ok = True
         for s in range(4):
-            pat = info[slot, s]
+            pat = (info[slot, s >> 1] >> (32 * (s & 1))) & 0xFFFFFFFF
             k = pat >> 26
             if k > 2:
                 n = st[d, _NLIVE + s]
@@ -830,7 +837,7 @@ def _tt_probe(info, index, b, key, st, d, need, live):
             continue
         rel = 0
         for s in range(4):
-            k = info[slot, s] >> 26
+            k = ((info[slot, s >> 1] >> (32 * (s & 1))) >> 26) & 15
             if k > 0:
                 rel |= _top_cards_mask((live >> (13 * s)) & _MASK13, k, 13 * s)
         return True, lb >= need, rel
@@ -875,13 +882,14 @@ def _tt_store(info, index, b, st, d, h, value, rel, exact):
             p3 = pat
     hk = _key_hash(key)
     head = (hk << _HASH_SHIFT) | (esig << 8)
+    p01 = p0 | (p1 << 32)
+    p23 = p2 | (p3 << 32)
     base = b * TT_WAYS
     way = -1
     for w in range(_fill(index, b) - 1, -1, -1):
         slot = base + w
-        if ((index[b, 1 + w] & ~np.int64(255)) == head and info[slot, 4] == key
-                and info[slot, 0] == p0 and info[slot, 1] == p1
-                and info[slot, 2] == p2 and info[slot, 3] == p3):
+        if ((index[b, 1 + w] & ~np.int64(255)) == head and info[slot, 2] == key
+                and info[slot, 0] == p01 and info[slot, 1] == p23):
             way = w
             break
     if way < 0:
@@ -889,11 +897,9 @@ def _tt_store(info, index, b, st, d, h, value, rel, exact):
         index[b, 0] += 1
         index[b, 1 + way] = head | 13  # bounds 0 and 13: nothing known yet
         slot = base + way
-        info[slot, 0] = p0
-        info[slot, 1] = p1
-        info[slot, 2] = p2
-        info[slot, 3] = p3
-        info[slot, 4] = key
+        info[slot, 0] = p01
+        info[slot, 1] = p23
+        info[slot, 2] = key
     word = index[b, 1 + way]
     if value:
         if need > ((word >> 4) & 15):
@@ -1459,7 +1465,7 @@ def new_tables(threads: int, bits: int):
         raise ValueError(f"a table of 2**{bits} entries is too small (at least 2**9)")
     size = 1 << bits
     return (
-        np.zeros((threads, size, 5), dtype=np.int64),
+        np.zeros((threads, size, 3), dtype=np.int64),
         np.zeros((threads, size // TT_WAYS, TT_WAYS + 1), dtype=np.int64),
         np.zeros((threads, 56, 16), dtype=np.int64),
         np.zeros((threads, 56, 16), dtype=np.int64),
