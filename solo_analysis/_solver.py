@@ -300,6 +300,30 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
             mate_after = True
         else:
             opp_after = True
+    # A team-mate still to play surely wins this trick: he holds the led suit's top card among
+    # the hands still to play, above the card winning so far, and no opponent still to play
+    # can ruff.  Then a ruff wastes a trump and is tried after the discards.  bench_solver's
+    # hardest deal of seed 4 (N+S 8 in hearts: South ruffed partner's sure club winners first)
+    # 7.3 M -> 3.8 M positions, 2.7 -> 1.3 s; 200 deals of 8 in hearts, seeds 1 / 2 / 4: -2.6 /
+    # -2.5 / -27 % positions; held out: seeds 3 and 5, 8 / 9 / 8 / 5 in hearts -1.1 / -2.4 /
+    # -1.1 / +0.6 %; 300 sampled deals of the ordinary hand: Solo -5 %, Prop-Cop -0.4 to -2.8 %.
+    mate_sure = False
+    if npl > 0 and mate_after and trump < 4 and led != trump and wsuit == led:
+        rest = 0
+        for j in range(npl + 1, 4):
+            o = (seat + j - npl) & 3
+            rest |= (h[o] >> (13 * led)) & _MASK13
+        if rest != 0 and 13 * led + _HIBIT[rest] > win_card:
+            tb = 13 * led + _HIBIT[rest]
+            mate_sure = True
+            for j in range(npl + 1, 4):
+                o = (seat + j - npl) & 3
+                if (h[o] >> tb) & 1:
+                    if maxer[o] != maxer[seat]:
+                        mate_sure = False
+                elif maxer[o] != maxer[seat] and ((h[o] >> (13 * led)) & _MASK13) == 0 \
+                        and ((h[o] >> (13 * trump)) & _MASK13) != 0:
+                    mate_sure = False
     for s in range(4):
         m = (legal >> (13 * s)) & _MASK13
         if m == 0:
@@ -404,6 +428,8 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                             sc = 45
                         if s == trump and led != trump:
                             sc -= r              # a ruff (or over-ruff): as low as wins
+                            if mate_sure:
+                                sc = 5 - r       # a trump wasted
                     else:
                         sc = 20 - r
                     if trump == 4 and s != led:
