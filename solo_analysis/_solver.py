@@ -308,7 +308,8 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
     # -2.5 / -27 % positions; held out: seeds 3 and 5, 8 / 9 / 8 / 5 in hearts -1.1 / -2.4 /
     # -1.1 / +0.6 %; 300 sampled deals of the ordinary hand: Solo -5 %, Prop-Cop -0.4 to -2.8 %.
     mate_sure = False
-    if npl > 0 and mate_after and trump < 4 and led != trump and wsuit == led:
+    if trump < 4 and npl > 0 and legal == hand and mate_after and led != trump and wsuit == led \
+            and ((hand >> (13 * trump)) & _MASK13) != 0:
         rest = 0
         for j in range(npl + 1, 4):
             o = (seat + j - npl) & 3
