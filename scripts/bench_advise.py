@@ -38,7 +38,7 @@ _CHILD = r"""
 import json, sys, time
 args = json.loads(sys.argv[1])
 hand, seat, turnup, max_samples, contracts, max_nodes, root = args
-sys.path.insert(0, root)  # the package this script imported, not whatever the working directory holds
+sys.path.insert(0, root)  # the package this script imported, not the working directory's
 t0 = time.perf_counter()
 from solo_analysis.advice import DEFAULT_MAX_NODES, advise
 max_nodes = DEFAULT_MAX_NODES if max_nodes is None else (max_nodes or None)

@@ -154,8 +154,9 @@ def _borrow(typingctx, arr):
 # time; the signatures then another -11 / -10 / -12 % (Prop-Cop and Misère on sampled deals
 # -7 / -9 %), same positions.  A third card in the signature (with a 6-bit hash): no gain.
 #
-# 256 ways (1024 buckets of 2**18 entries when this was measured): a probe scans only the ways of the
-# current solve, so more ways cost little while the table keeps more patterns of a key.
+# 256 ways (1024 buckets of 2**18 entries when this was measured): a probe scans only the
+# ways of the current solve, so more ways cost little while the table keeps more patterns of
+# a key.
 # Against 128 (same-run timings, with the newest-first scan): a lone declarer's Solo on 150
 # sampled deals of bench_advise.py's ordinary hand 24.0 M -> 15.3 M positions, 2.33 ->
 # 1.69 s (another 150, one deal of 541 M positions among them: 578 M -> 304 M, 66 -> 46 s);
