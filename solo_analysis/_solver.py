@@ -472,6 +472,13 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                         sc = 20 - r
                     if trump == 4 and s != led:
                         sc += 4 * slen           # a discard
+                    elif s != led and s != trump:
+                        # a discard in a trump contract: from long suits, less strongly.
+                        # 8 / 5 / 9 in hearts, East leading, positions -8 / -2 / -17 % (100
+                        # deals, seed 1), -7 / -6 / -7 % (200, seed 2); sampled deals of the
+                        # ordinary hand (two sets of 100): Prop-Cop -5 / -3 / -2 / -4 %, Solo
+                        # +2 / -10 % (weights 1 and 3: less)
+                        sc += 2 * slen
                 elif maxer[seat]:
                     # Misère defence (the side that wants the declarer to win a trick).
                     # Tuned like the others on sampled deals of middling hands (and
