@@ -1,0 +1,49 @@
+"""scripts/compare_dds.py: our search sizes and answers against DDS's after a prefix of plays."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("endplay")
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "compare_dds.py"
+# a 5-card ending, N+S need 2 of the 5 tricks at no trump with North on lead
+PBN = "N:AK.Q.2.3 Q2.A.3.K 43.K.A.2 J5.2.K.A"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("compare_dds", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_moves_answers_agree_with_dds(capsys):
+    args = ["--trump", "NT", "--leader", "N", "--declarers", "NS", "--need", "2"]
+    assert _script().main([PBN, *args]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("N to play, NS need 2 of the last 5 tricks")
+    # North's five cards, one line each, each with both counts and no disagreement
+    assert [line.split(":")[0].strip() for line in lines[1:]] == ["SA", "SK", "HQ", "D2", "C3"]
+    assert all("DDS" in line and "differ" not in line for line in lines)
+
+
+def test_prefix_follows_and_counts_the_trick(capsys):
+    # North leads the spade ace, East follows: South (third hand) has two spades to choose from
+    assert _script().main([PBN, "SA", "S2", "--trump", "NT", "--leader", "N", "--declarers", "NS",
+                           "--need", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("S to play, NS need 2 of the last 5 tricks")
+    assert [line.split(":")[0].strip() for line in lines[1:]] == ["S4", "S3"]
+    assert all("differ" not in line for line in lines)
+
+
+def test_bad_prefix_and_side_are_errors():
+    args = ["--trump", "NT", "--leader", "N", "--declarers", "NS", "--need", "2"]
+    with pytest.raises(SystemExit, match="not in"):
+        _script().main([PBN, "HA", *args])
+    with pytest.raises(SystemExit, match="follow suit"):
+        _script().main([PBN, "SA", "HA", *args])
+    with pytest.raises(SystemExit, match="partnerships"):
+        _script().main([PBN, "--trump", "NT", "--leader", "N", "--declarers", "N", "--need", "2"])
