@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir as _ir
-from numba import get_thread_id, njit, prange
+from numba import get_thread_id, njit, prange, types
 from numba.extending import intrinsic
 
 # ---------------------------------------------------------------------------
@@ -119,6 +119,21 @@ def _borrow(typingctx, arr):
         return builder.insert_value(val, _ir.Constant(val.type.elements[0], None), 0)
 
     return arr(arr), codegen
+
+
+@intrinsic
+def _next_task(typingctx, counter):
+    """Atomically add 1 to ``counter[0]`` (an int64 array) and return its value before.
+
+    The worker threads of :func:`solve_many` take their tasks one at a time from a shared
+    counter, so a thread that drew short tasks takes over more of them while another works
+    through a long one (numba's OpenMP layer splits a ``prange`` into fixed blocks up front).
+    """
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        return builder.atomic_rmw("add", ary.data, _ir.Constant(_ir.IntType(64), 1), "monotonic")
+
+    return types.int64(counter), codegen
 
 
 # ---------------------------------------------------------------------------
@@ -1622,18 +1637,23 @@ def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, ind
     Several questions on the same deals go to the threads in one call, so the threads wait
     for the slowest task once, not once per question.  Each worker thread owns a
     transposition table from :func:`new_tables` (a solve starts by resetting the table's fill
-    counters, so one task never reads another's entries).  How the range is split among the
-    threads is up to numba's threading layer (see
+    counters, so one task never reads another's entries).  The workers, one a table, take the
+    tasks one at a time in order from a shared counter (:func:`_next_task`; see
     :func:`solo_analysis.solver.solve_questions` for the task order).  Results do not depend
     on the number of threads (the search is exact).
     """
     n = deal.shape[0]
     out = np.empty(n, dtype=np.int8)
-    for i in prange(n):
+    counter = np.zeros(1, dtype=np.int64)
+    for _ in prange(infos.shape[0]):  # one worker a table; each takes tasks until none is left
         t = get_thread_id()
-        out[i] = solve_position(masks[deal[i]], trump[i], leader[i], side_mask[i], misere[i],
-                                target[i], (infos[t], indexes[t]), moves[t], scores[t],
-                                max_nodes)
+        while True:
+            i = _next_task(counter)
+            if i >= n:
+                break
+            out[i] = solve_position(masks[deal[i]], trump[i], leader[i], side_mask[i],
+                                    misere[i], target[i], (infos[t], indexes[t]), moves[t],
+                                    scores[t], max_nodes)
     return out
 
 

@@ -38,7 +38,7 @@ from .sampler import PLAY_SEATS
 __all__ = ["solve", "solve_batch", "solve_questions", "Question", "solve_leads", "parse_declarers", "search_nodes"]
 
 _TT_BITS = _solver.TT_BITS_DEFAULT
-#: tasks numba is asked to hand to a thread at a time (see _run_tasks)
+#: a batch of fewer than this many tasks a thread runs on fewer threads (see _run_tasks)
 _CHUNK = 8
 
 
@@ -358,13 +358,12 @@ def _run_tasks(masks: np.ndarray, deal: np.ndarray, trump: np.ndarray, leader: n
     """Run :func:`_solver.solve_many` on the tasks with the numba threads (int8 answers)."""
     import numba
 
-    # numba is asked to hand the tasks out eight at a time, and a batch of a few tasks stays
-    # on one thread (waking the others costs more).  With the OpenMP threading layer the
-    # chunk size made no measured difference (the range was split in fixed blocks), which is
-    # why solve_questions orders its tasks deal by deal.
+    # A batch of a few tasks stays on one thread (waking the others costs more).  The workers
+    # take the tasks one by one (see solve_many): numba's own chunking is switched off, so
+    # that its prange over the workers gives each worker a thread.
     threads = numba.get_num_threads()
     use = max(1, min(threads, -(-deal.shape[0] // _CHUNK)))
-    previous = numba.set_parallel_chunksize(_CHUNK)
+    previous = numba.set_parallel_chunksize(0)
     numba.set_num_threads(use)
     try:
         return _solver.solve_many(masks, deal, trump, leader, side, misere, target,
