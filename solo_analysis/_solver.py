@@ -349,25 +349,17 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
             mate_wins = win_card > opp_hi and opp_thi < 0
         else:
             mate_wins = win_card > opp_thi  # a team-mate's ruff: can it be over-ruffed?
-    # A team-mate still to play surely wins this trick: he holds the led suit's top card among
-    # the hands still to play, above the card winning so far, and no opponent still to play
-    # can ruff.  Then a ruff wastes a trump and is tried after the discards.  bench_solver's
-    # hardest deal of seed 4 (N+S 8 in hearts: South ruffed partner's sure club winners first)
-    # 7.3 M -> 3.8 M positions, 2.7 -> 1.3 s; 200 deals of 8 in hearts, seeds 1 / 2 / 4: -2.6 /
-    # -2.5 / -27 % positions; held out: seeds 3 and 5, 8 / 9 / 8 / 5 in hearts -1.1 / -2.4 /
-    # -1.1 / +0.6 %; 300 sampled deals of the ordinary hand: Solo -5 %, Prop-Cop -0.4 to -2.8 %.
     # A team-mate still to play surely wins the trick (the led suit's top card among the hands
     # still to play, above the card winning so far, no opponent left who can ruff): the mover
     # plays as under a team-mate's winning card, low.  100 random deals (seed 1), 8 / 5 / 9:
     # no trump -11 / -3 / -17 %, hearts -5 / +8 / -9 % positions; 200 of seed 2: no trump -22 /
     # -17 / -31 %, hearts -1 / -5 / -19 %; 150 of seed 3: no trump -14 / -15 / +4 %, hearts +8 /
     # -10 / -8 %; 100 sampled deals of the ordinary hand (two sets): Prop-Cop -5 to -14 %, Solo
-    # -4 to -9 %.
+    # -4 to -9 %.  This covers the earlier rule for a void follower holding trumps there (a
+    # ruff tried after the discards: bench_solver's hardest deal of seed 4, N+S 8 in hearts,
+    # 7.3 M -> 3.8 M positions), which now scores his ruffs like his discards.
     if npl > 0 and wsuit == led and mate_hi > opp_hi and mate_hi > win_card and opp_thi < 0:
         mate_wins = True
-    mate_sure = trump < 4 and led != trump and wsuit == led and mate_hi > opp_hi \
-        and mate_hi > win_card and opp_thi < 0 and ((hand >> (13 * led)) & _MASK13) == 0 \
-        and ((hand >> (13 * trump)) & _MASK13) != 0
     for s in range(4):
         m = (legal >> (13 * s)) & _MASK13
         if m == 0:
@@ -481,8 +473,6 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                             sc = 45
                         if s == trump and led != trump:
                             sc -= r              # a ruff (or over-ruff): as low as wins
-                            if mate_sure:
-                                sc = 5 - r       # a trump wasted
                     else:
                         sc = 20 - r
                     if trump == 4 and s != led:
