@@ -31,6 +31,7 @@ from numba import njit
 
 from solo_analysis import _solver
 from solo_analysis.cards import parse_card
+from solo_analysis.errors import SoloAnalysisError
 from solo_analysis.solver import _prepare, _WS
 
 RANKS = "23456789TJQKA"
@@ -123,15 +124,19 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_intermixed_args(argv)
 
     side = args.declarers.upper()
-    deal, tr, ld, side_mask, masks = _prepare(args.pbn, None if args.trump == "NT" else args.trump,
-                                              args.leader, side, False)
+    try:
+        _, tr, ld, side_mask, masks = _prepare(args.pbn, None if args.trump == "NT" else args.trump,
+                                               args.leader, side, False)
+        prefix = [int(parse_card(c)) for c in args.prefix]
+    except SoloAnalysisError as e:  # a bad deal, card or side: one line, no traceback
+        raise SystemExit(f"error: {e}") from None
     if not args.no_dds and side not in ("NS", "SN", "EW", "WE"):
         raise SystemExit("error: DDS answers partnerships only (NS or EW); use --no-dds")
-    prefix = [int(parse_card(c)) for c in args.prefix]
     dds = None if args.no_dds else _DDS()
     ws = _WS
 
-    def line(pre: list[int]) -> tuple[str, int, int]:
+    def line(pre: list[int]):
+        """The counts after ``pre``, and the position (hands, trick, seat to play, tricks)."""
         h, lead, npl, led, wc, ws_, tmask, need = _state(masks, tr, ld, side, args.need, pre)
         to_play = (lead + npl) % 4
         left = bin(int(h[to_play])).count("1")
@@ -141,19 +146,17 @@ def main(argv: list[str] | None = None) -> int:
         if dds is not None:
             dok, dn = dds.count(args.pbn, args.trump, args.leader, side, need, pre, to_play, left)
             text += f"   DDS {dn:>9,}   ratio {ours / max(dn, 1):7.1f}"
-            if dok is not None and dok != bool(ok):
+            if dok != bool(ok):
                 text += "   !!! answers differ"
-        return text, to_play, need
+        return text, h, npl, led, to_play, need, left
 
-    text, to_play, need = line(prefix)
-    h, lead, npl, led, *_ = _state(masks, tr, ld, side, args.need, prefix)
-    left = bin(int(h[to_play])).count("1")
+    text, h, npl, led, to_play, need, left = line(prefix)
     print(f"{SEATS[to_play]} to play, {side} need {need} of the last {left} tricks: {text}")
     hand = int(h[to_play])
     legal = hand & (0x1FFF << (13 * led)) if npl else hand
     cards = [c for c in range(52) if (legal or hand) >> c & 1]
     for c in sorted(cards, key=lambda c: (c // 13, -c)):  # spades first, high to low
-        text, _, _ = line(prefix + [c])
+        text = line(prefix + [c])[0]
         print(f"  {_name(c)}: {text}")
     return 0
 

@@ -45,5 +45,9 @@ def test_bad_prefix_and_side_are_errors():
         _script().main([PBN, "HA", *args])
     with pytest.raises(SystemExit, match="follow suit"):
         _script().main([PBN, "SA", "HA", *args])
+    with pytest.raises(SystemExit, match="malformed card"):
+        _script().main([PBN, "ZZ", *args])
+    with pytest.raises(SystemExit, match="malformed deal"):
+        _script().main(["N:AK.Q", *args])
     with pytest.raises(SystemExit, match="partnerships"):
         _script().main([PBN, "--trump", "NT", "--leader", "N", "--declarers", "N", "--need", "2"])
