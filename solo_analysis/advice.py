@@ -39,9 +39,16 @@ double-dummy results: 49-52 % of the variance of the Prop-Cop results of the ord
 separate stream of :data:`CV_AUX_DEALS` deals), so the estimate subtracts the part of the
 sampling error they account for:
 ``p_make = p_raw - (mean of the features on the deals - their exact mean) . beta``, ``beta`` the
-least-squares slope on the same deals.  Its 95 % interval (``ci_low``, ``ci_high``) is normal, with
-the residual variance, the factor ``(n - 2) / (n - k - 2)`` for a fitted ``beta`` (``k`` = 39
-features) and the error of the exact means.  With fewer than :data:`CV_MIN_DEALS` solved deals,
+least-squares slope on the same deals.  One more column joins the features for each row: a
+logistic prediction of the row's result from them, cross-fitted (each deal's prediction comes
+from a model fitted on the other folds of deals, :func:`_logit_control`) and centred on its exact
+mean, since a 0 / 1 result saturates where a linear fit does not (4,000 sampled deals of the
+ordinary hand in blocks of 1,000, the variance of the estimate against the plain rate's: Prop-Cop
+48-49 % with the linear features alone, 42-44 % with the prediction; Solo, made on 4 % of the
+deals, 98 % and 88 %; blocks of 500: Prop-Cop 50-51 % and 46-48 %).  Its 95 % interval
+(``ci_low``, ``ci_high``) is normal, with the residual variance, the factor
+``(n - 2) / (n - k - 2)`` for a fitted ``beta`` (``k`` = 39 features and the prediction) and the
+error of the exact means.  With fewer than :data:`CV_MIN_DEALS` solved deals,
 or fewer than :data:`CV_MIN_EACH` makes or failures, and with ``control_variates=False``,
 ``p_make`` is ``p_raw`` with its 95 % Wilson score interval.  ``ev_units`` is the mean
 settlement of the declarer (for Prop: of each partner) under the rule set, over/under-trick
@@ -80,6 +87,7 @@ with ``max_samples`` = the deals used repeats such a run exactly.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import math
@@ -87,7 +95,7 @@ import numbers
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -141,6 +149,11 @@ CV_MIN_DEALS: int = 128
 CV_MIN_EACH: int = 10
 #: control variates: deals of the separate stream that estimates the features' exact means
 CV_AUX_DEALS: int = 1 << 16
+#: control variates: folds of the cross-fitted logistic prediction (:func:`_logit_control`),
+#: its ridge penalty (on standardised features) and most Newton steps
+CV_FOLDS: int = 4
+CV_LOGIT_RIDGE: float = 5.0
+CV_LOGIT_STEPS: int = 25
 #: number of columns of :func:`deal_features`
 N_FEATURES: int = 39
 
@@ -324,6 +337,11 @@ class _Controls:
     mean: np.ndarray
     cov: np.ndarray
     n_aux: int
+    #: the auxiliary stream's features, standardised (``(x - mean) / scale``, ``float32``):
+    #: the exact means of the logistic predictions (:func:`_logit_control`) are taken on them
+    za: np.ndarray | None = None
+    scale: np.ndarray | None = None
+    cache: dict = field(default_factory=dict, repr=False)
 
 
 def _aux_seed(seed: int) -> int:
@@ -338,20 +356,93 @@ def _cv_mean(y: np.ndarray, x: np.ndarray, controls: _Controls) -> tuple[float, 
     features ``x`` (same deals): the part of ``y``'s sampling error that the features explain
     is removed, since their exact means ``mu`` are known.  The variance is the residual
     variance over ``n`` with the usual factor for a fitted ``beta``, ``(n - 2) / (n - k - 2)``,
-    plus the error of ``mu``.  ``None`` with fewer than :data:`CV_MIN_DEALS` deals.
+    plus the error of ``mu``.  Where ``controls`` keeps the stream's features (``za``), the
+    cross-fitted logistic prediction of ``y`` (:func:`_logit_control`, exact mean 0) is one more
+    feature.  ``None`` with fewer than :data:`CV_MIN_DEALS` deals.  Results are cached on
+    ``controls`` by the contents of ``y`` and ``x`` (each batch asks again for every row).
     """
     n = y.size
     k = x.shape[1]
     if n < max(CV_MIN_DEALS, k + 8):
         return None
+    digest = hashlib.sha1(np.ascontiguousarray(y, dtype=float).tobytes())
+    digest.update(np.ascontiguousarray(x, dtype=float).tobytes())
+    key = digest.hexdigest()
+    if key in controls.cache:
+        return controls.cache[key]
+    mean, cov = controls.mean, controls.cov
+    if controls.za is not None:
+        extra = _logit_control(y, x, controls)
+        if extra is not None:
+            h, cov_xh, var_h = extra
+            x = np.column_stack([x, h])
+            mean = np.append(mean, 0.0)
+            cov = np.block([[cov, cov_xh[:, None]], [cov_xh[None, :], np.array([[var_h]])]])
     ybar = float(y.mean())
     xbar = x.mean(axis=0)
     z = x - xbar
     beta, _, rank, _ = np.linalg.lstsq(z, y - ybar, rcond=None)
     resid = (y - ybar) - z @ beta
     s2 = float(resid @ resid) / (n - rank - 1)
-    var = s2 / n * (n - 2) / (n - rank - 2) + float(beta @ controls.cov @ beta) / controls.n_aux
-    return ybar - float((xbar - controls.mean) @ beta), math.sqrt(max(var, 0.0))
+    var = s2 / n * (n - 2) / (n - rank - 2) + float(beta @ cov @ beta) / controls.n_aux
+    out = ybar - float((xbar - mean) @ beta), math.sqrt(max(var, 0.0))
+    controls.cache[key] = out
+    return out
+
+
+def _logit_fit(z: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Ridge-penalised logistic regression of ``y`` (in [0, 1]; fractions allowed) on the
+    standardised features ``z``: Newton steps from zero; returns ``[intercept, slopes...]``."""
+    n, k = z.shape
+    a = np.column_stack([np.ones(n), z])
+    penalty = np.full(k + 1, CV_LOGIT_RIDGE)
+    penalty[0] = 0.0
+    w = np.zeros(k + 1)
+    for _ in range(CV_LOGIT_STEPS):
+        eta = np.clip(a @ w, -30.0, 30.0)
+        mu = 1.0 / (1.0 + np.exp(-eta))
+        grad = a.T @ (y - mu) - penalty * w
+        hess = (a * (mu * (1.0 - mu))[:, None]).T @ a + np.diag(penalty) + 1e-9 * np.eye(k + 1)
+        step = np.linalg.solve(hess, grad)
+        w += step
+        if float(np.abs(step).max()) < 1e-6:
+            break
+    return w
+
+
+def _logit_control(
+    y: np.ndarray, x: np.ndarray, controls: _Controls
+) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """A cross-fitted logistic prediction of ``y`` from the features, as one more control variate.
+
+    The deals are split into :data:`CV_FOLDS` folds by their order (deal ``i`` in fold
+    ``i % CV_FOLDS``); each fold's predictions come from a model fitted on the other folds, so a
+    deal's prediction does not use its own result, and minus that model's exact mean (its mean
+    prediction on the auxiliary stream).  The column ``h`` thus has mean zero under the sampling
+    distribution.  A linear fit of a 0 / 1 result on the features misses how it saturates (a
+    contract that is safe stays safe however much stronger the partner); the logistic curve does
+    not.  Returns ``(h, covariances of the features with h on the stream, variance of h there)``
+    (the stream's version of ``h`` weights each fold's model by its share of the deals), or
+    ``None`` where ``y`` is constant.
+    """
+    lo, hi = float(y.min()), float(y.max())
+    if hi <= lo:
+        return None
+    u = (y - lo) / (hi - lo)
+    z = (x - controls.mean) / controls.scale
+    fold = np.arange(y.size) % CV_FOLDS
+    h = np.empty(y.size)
+    h_aux = np.zeros(controls.za.shape[0])
+    for f in range(CV_FOLDS):
+        out = fold == f
+        w = _logit_fit(z[~out], u[~out])
+        g_aux = 1.0 / (1.0 + np.exp(-np.clip(w[0] + controls.za @ w[1:].astype(np.float32), -30.0, 30.0)))
+        m = float(g_aux.mean())
+        h[out] = 1.0 / (1.0 + np.exp(-np.clip(w[0] + z[out] @ w[1:], -30.0, 30.0))) - m
+        h_aux += (out.sum() / y.size) * (g_aux - m)
+    n_aux = h_aux.size
+    cov_xh = (controls.za.T @ h_aux.astype(np.float32)).astype(float) * controls.scale / (n_aux - 1)
+    return h, cov_xh, float(h_aux @ h_aux) / (n_aux - 1)
 
 
 def _mean_se(y: np.ndarray, x: np.ndarray | None, controls: _Controls | None) -> tuple[float, float]:
@@ -1028,6 +1119,9 @@ def advise(
         aux = DealSampler(the_hand, seat=p, turnup=turnup, seed=_aux_seed(seed), constraints=constraints)
         xa = deal_features(aux.draw(size), p, turnup_suit)
         c.mean, c.cov, c.n_aux = xa.mean(axis=0), np.cov(xa, rowvar=False), size
+        sd = np.sqrt(np.diag(c.cov))
+        c.scale = np.where(sd > 0, sd, 1.0)
+        c.za = ((xa - c.mean) / c.scale).astype(np.float32)
 
     rows = build_rows(rule_set, p, turnup_suit, only)
 
