@@ -310,6 +310,11 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
     # who plays after this seat in the current trick
     mate_after = False
     opp_after = False
+    n_opp = 0  # seats on the other side (leads only): 1 for a defender against a lone declarer
+    if npl == 0:
+        for o in range(4):
+            if maxer[o] != maxer[seat]:
+                n_opp += 1
     for j in range(npl + 1, 4):
         o = (seat + j - npl) & 3
         if maxer[o] == maxer[seat]:
@@ -389,10 +394,8 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
             # cards the opponents can answer this lead with (a void opponent may
             # discard anything): the fewer, the smaller the subtree
             opp_cards = 0
-            n_opp = 0
             for o in range(4):
                 if maxer[o] != maxer[seat]:
-                    n_opp += 1
                     lo = _POP13[(h[o] >> (13 * s)) & _MASK13]
                     opp_cards += lo if lo > 0 else _pop52(hand)
         # Walk the mover's cards only, high to low (a walk over all 13 ranks took 15-20 %
