@@ -713,6 +713,18 @@ def _sure_trumps(h, trump, side, want_side, live):
     return best, rel
 
 
+@njit(cache=True, inline="always")
+def _lone_declarer(counted):
+    """The one seat whose tricks count (a misère declarer), or -1 if none or several."""
+    dcl = -1
+    for o in range(4):
+        if counted[o]:
+            if dcl >= 0:
+                return -1
+            dcl = o
+    return dcl
+
+
 @njit(cache=True)
 def _misere_safe(h, leader, counted, live):
     """True if the (single, counted) declarer can never again be forced to win a trick.
@@ -723,10 +735,9 @@ def _misere_safe(h, leader, counted, live):
     it: every later trick is led by another hand and won above him, or he discards).
     Returns ``(safe, relevant)``.
     """
-    dcl = 0
-    for o in range(4):
-        if counted[o]:
-            dcl = o
+    dcl = _lone_declarer(counted)
+    if dcl < 0:
+        return False, 0
     mine = h[dcl]
     others = live & ~mine
     can_lose_lead = False
@@ -760,12 +771,7 @@ def _misere_forced(h, leader, counted, live):
     exists, the declarer is forced to win.  Returns ``(forced, relevant)``: the suit's live
     cards (the argument relies on who holds each of them; the table's key fixes the lengths).
     """
-    dcl = -1
-    for o in range(4):
-        if counted[o]:
-            if dcl >= 0:
-                return False, 0
-            dcl = o
+    dcl = _lone_declarer(counted)
     if dcl < 0 or dcl == leader:
         return False, 0
     for s in range(4):
