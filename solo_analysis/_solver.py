@@ -446,7 +446,10 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                         # declarer South / 6 declarer North on lead / 5 in spades declarer
                         # East: -49 / -35 / -20 % positions (seed 1), -3 / +4 / -80 % (seed
                         # 2); 200 sampled deals of the ordinary hand (two sets), Solo -53 /
-                        # -33 %); everyone else leads trumps late
+                        # -33 %; chosen among +15 .. +45 on those; held out: seeds 3 and 4
+                        # -32 / -15 / -34 % and +25 / -17 / -18 %, sampled -16 / -20 %);
+                        # everyone else leads trumps late.  Limiting it to a declarer longer
+                        # in trumps than every defender, or a bonus of 0 otherwise: worse
                         sc += 30 if n_opp == 3 else -15
                     if opp_top:
                         sc += 15                 # knock out an opponent's winner
