@@ -30,11 +30,10 @@ import numpy as np
 from numba import njit
 
 from solo_analysis import _solver
-from solo_analysis.cards import parse_card
+from solo_analysis.cards import RANKS, parse_card
 from solo_analysis.errors import SoloAnalysisError
 from solo_analysis.solver import _prepare, _WS
 
-RANKS = "23456789TJQKA"
 TRUMPS = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
 SEATS = "NESW"
 

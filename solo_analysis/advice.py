@@ -390,6 +390,11 @@ def _cv_mean(y: np.ndarray, x: np.ndarray, controls: _Controls) -> tuple[float, 
     return out
 
 
+def _sigmoid(eta: np.ndarray) -> np.ndarray:
+    """The logistic curve, its argument clipped to [-30, 30] (no overflow in ``exp``)."""
+    return 1.0 / (1.0 + np.exp(-np.clip(eta, -30.0, 30.0)))
+
+
 def _logit_fit(z: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Ridge-penalised logistic regression of ``y`` (in [0, 1]; fractions allowed) on the
     standardised features ``z``: Newton steps from zero; returns ``[intercept, slopes...]``."""
@@ -399,8 +404,7 @@ def _logit_fit(z: np.ndarray, y: np.ndarray) -> np.ndarray:
     penalty[0] = 0.0
     w = np.zeros(k + 1)
     for _ in range(CV_LOGIT_STEPS):
-        eta = np.clip(a @ w, -30.0, 30.0)
-        mu = 1.0 / (1.0 + np.exp(-eta))
+        mu = _sigmoid(a @ w)
         grad = a.T @ (y - mu) - penalty * w
         hess = (a * (mu * (1.0 - mu))[:, None]).T @ a + np.diag(penalty) + 1e-9 * np.eye(k + 1)
         step = np.linalg.solve(hess, grad)
@@ -436,9 +440,9 @@ def _logit_control(
     for f in range(CV_FOLDS):
         out = fold == f
         w = _logit_fit(z[~out], u[~out])
-        g_aux = 1.0 / (1.0 + np.exp(-np.clip(w[0] + controls.za @ w[1:].astype(np.float32), -30.0, 30.0)))
+        g_aux = _sigmoid(w[0] + controls.za @ w[1:].astype(np.float32))
         m = float(g_aux.mean())
-        h[out] = 1.0 / (1.0 + np.exp(-np.clip(w[0] + z[out] @ w[1:], -30.0, 30.0))) - m
+        h[out] = _sigmoid(w[0] + z[out] @ w[1:]) - m
         h_aux += (out.sum() / y.size) * (g_aux - m)
     n_aux = h_aux.size
     cov_xh = (controls.za.T @ h_aux.astype(np.float32)).astype(float) * controls.scale / (n_aux - 1)
