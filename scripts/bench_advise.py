@@ -3,17 +3,20 @@
 Prints a table:
 
 * deals sampled per second by :class:`~solo_analysis.sampler.DealSampler` alone;
-* for a few typical hands, the wall time of ``advise`` at the default tolerance (capped by
-  ``--max-samples``): *cold* = the first call in a fresh Python process (imports, numba cache
-  load or compilation included), *warm* = a second call in the same process with another seed.
+* for a few typical hands, the wall time of ``advise`` at its defaults (tolerance, cap on
+  deals, cap on search positions; ``--max-samples`` / ``--max-positions`` change the caps):
+  *cold* = the first call in a fresh Python process (imports, numba cache load or compilation
+  included), *warm* = a second call in the same process with another seed; with the deals
+  used, the positions searched (millions), why sampling stopped and the widest half-width of a
+  ``p_make`` interval (points).
 
 Each hand runs in its own subprocess with a time limit (``--timeout``), so one slow hand cannot
 stall the benchmark; a run that hits the limit is reported as such.
 
 Usage::
 
-    python scripts/bench_advise.py                      # all contracts, cap 256 deals
-    python scripts/bench_advise.py --max-samples 2000   # the library default cap
+    python scripts/bench_advise.py                      # the library's defaults
+    python scripts/bench_advise.py --max-positions 0    # no cap on work: to the tolerance
     python scripts/bench_advise.py --contracts solo,abundance --timeout 120
 """
 
@@ -37,20 +40,23 @@ HANDS: list[tuple[str, str, str, str]] = [
 _CHILD = r"""
 import json, sys, time
 args = json.loads(sys.argv[1])
-hand, seat, turnup, max_samples, contracts, max_nodes, root = args
+hand, seat, turnup, max_samples, contracts, max_nodes, max_positions, root = args
 sys.path.insert(0, root)  # the package this script imported, not the working directory's
 t0 = time.perf_counter()
-from solo_analysis.advice import DEFAULT_MAX_NODES, advise
+from solo_analysis.advice import DEFAULT_MAX_NODES, DEFAULT_MAX_POSITIONS, advise
 max_nodes = DEFAULT_MAX_NODES if max_nodes is None else (max_nodes or None)
+max_positions = DEFAULT_MAX_POSITIONS if max_positions is None else (max_positions or None)
+kw = dict(max_samples=max_samples, contracts=contracts, max_nodes=max_nodes, max_positions=max_positions)
 t1 = time.perf_counter()
-a = advise(hand, seat=seat, turnup=turnup, seed=1, max_samples=max_samples, contracts=contracts,
-           max_nodes=max_nodes)
+a = advise(hand, seat=seat, turnup=turnup, seed=1, **kw)
 t2 = time.perf_counter()
+fixed = a.table[a.table["choice"] == "fixed"]
+widest = float(((fixed["ci_high"] - fixed["ci_low"]) / 2).max())
 print(json.dumps({"cold": t2 - t1, "import": t1 - t0, "samples": a.samples, "unresolved": a.unresolved,
-                  "converged": a.converged, "advice": a.summary()}), flush=True)
+                  "converged": a.converged, "advice": a.summary(), "positions": a.positions,
+                  "stopped": a.stopped, "widest": widest}), flush=True)
 t3 = time.perf_counter()
-b = advise(hand, seat=seat, turnup=turnup, seed=2, max_samples=max_samples, contracts=contracts,
-           max_nodes=max_nodes)
+b = advise(hand, seat=seat, turnup=turnup, seed=2, **kw)
 t4 = time.perf_counter()
 print(json.dumps({"warm": t4 - t3, "warm_samples": b.samples}), flush=True)
 """
@@ -67,11 +73,11 @@ def sampler_rate(n: int = 200_000) -> float:
 
 
 def run_hand(hand: str, seat: str, turnup: str, max_samples: int, contracts, timeout: float,
-             max_nodes: int | None = None) -> dict:
+             max_nodes: int | None = None, max_positions: int | None = None) -> dict:
     import solo_analysis
 
     root = str(Path(solo_analysis.__file__).resolve().parents[1])
-    payload = json.dumps([hand, seat, turnup, max_samples, contracts, max_nodes, root])
+    payload = json.dumps([hand, seat, turnup, max_samples, contracts, max_nodes, max_positions, root])
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, payload], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
@@ -91,12 +97,17 @@ def run_hand(hand: str, seat: str, turnup: str, max_samples: int, contracts, tim
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--max-samples", type=int, default=256, help="cap on deals per advise (default 256)")
+    from solo_analysis.advice import DEFAULT_MAX_SAMPLES
+
+    parser.add_argument("--max-samples", type=int, default=DEFAULT_MAX_SAMPLES,
+                        help=f"cap on deals per advise (default {DEFAULT_MAX_SAMPLES}, the library's)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per hand (cold + warm)")
     parser.add_argument("--contracts", default=None, help="comma-separated contracts (default: all)")
     parser.add_argument("--hands", type=int, default=len(HANDS), help="how many of the typical hands")
     parser.add_argument("--max-nodes", type=int, default=None,
                         help="solver positions per question (default: the library's; 0: no limit)")
+    parser.add_argument("--max-positions", type=int, default=None,
+                        help="solver positions per advise (default: the library's; 0: no cap)")
     args = parser.parse_args(argv)
     contracts = None if args.contracts is None else args.contracts.split(",")
 
@@ -104,19 +115,24 @@ def main(argv: list[str] | None = None) -> None:
     print(f"sampler: {rate:,.0f} deals/s (no constraints)")
     print(f"advise: default tolerance, max_samples={args.max_samples}, contracts={args.contracts or 'all'}, "
           f"max_nodes={'default' if args.max_nodes is None else args.max_nodes or 'none'}, "
+          f"max_positions={'default' if args.max_positions is None else args.max_positions or 'none'}, "
           f"timeout {args.timeout:g} s per hand")  # fmt: skip
-    header = (f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'cold s':>8} {'warm s':>8}"
-              "  advice (seed 1)")
+    header = (f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'Mpos':>6} "
+              f"{'stopped':<13} {'+-pts':>5} {'cold s':>8} {'warm s':>8}  advice (seed 1)")
     print(header)
     print("-" * len(header))
     for label, hand, seat, turnup in HANDS[: args.hands]:
-        r = run_hand(hand, seat, turnup, args.max_samples, contracts, args.timeout, args.max_nodes)
+        r = run_hand(hand, seat, turnup, args.max_samples, contracts, args.timeout, args.max_nodes,
+                     args.max_positions)
         cold = f"{r['cold']:.2f}" if "cold" in r else ("timeout" if r["timeout"] else "error")
         warm = f"{r['warm']:.2f}" if "warm" in r else ("timeout" if r["timeout"] else "-")
         deals = str(r.get("samples", "-"))
         unsolved = str(r.get("unresolved", "-"))
         note = r.get("advice", r.get("error", ""))
-        print(f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {cold:>8} {warm:>8}  {note}", flush=True)
+        mpos = f"{r['positions'] / 1e6:.1f}" if r.get("positions") is not None else "-"
+        widest = f"{100 * r['widest']:.1f}" if "widest" in r else "-"
+        print(f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {mpos:>6} {r.get('stopped', '-'):<13} "
+              f"{widest:>5} {cold:>8} {warm:>8}  {note}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1658,7 +1658,9 @@ def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, ind
                scores, max_nodes):
     """Solve tasks in parallel: task ``i`` is deal ``deal[i]`` of ``masks: int64[n, 4]`` with its
     own question (``trump[i]``, ``leader[i]``, ``side_mask[i]``, ``misere[i]``, ``target[i]``, as
-    for :func:`solve_position`); returns ``int8`` answers, -1 where over ``max_nodes``.
+    for :func:`solve_position`); returns ``int8`` answers, -1 where over ``max_nodes``, and
+    ``int64`` the positions each task searched (deterministic: a task's search depends on its
+    own position alone).
 
     Several questions on the same deals go to the threads in one call, so the threads wait
     for the slowest task once, not once per question.  Each worker thread owns a
@@ -1670,6 +1672,7 @@ def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, ind
     """
     n = deal.shape[0]
     out = np.empty(n, dtype=np.int8)
+    work = np.empty(n, dtype=np.int64)
     counter = np.zeros(1, dtype=np.int64)
     for _ in prange(infos.shape[0]):  # one worker a table; each takes tasks until none is left
         t = get_thread_id()
@@ -1677,10 +1680,12 @@ def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, ind
             i = _next_task(counter)
             if i >= n:
                 break
-            out[i] = solve_position(masks[deal[i]], trump[i], leader[i], side_mask[i],
+            nodes = _budget(max_nodes)
+            out[i] = _solve_counted(masks[deal[i]], trump[i], leader[i], side_mask[i],
                                     misere[i], target[i], (infos[t], indexes[t]), moves[t],
-                                    scores[t], max_nodes)
-    return out
+                                    scores[t], nodes)
+            work[i] = nodes[0]
+    return out, work
 
 
 @njit(cache=True)

@@ -79,10 +79,18 @@ contract make?" (much faster than a full trick count) unless an over/under-trick
 the trick.  Queries on the same denomination, leader and declarer side are chained: a higher
 target is asked only on the deals where the lower one made.  ``exact=True`` counts tricks on every
 row (needed for the trick distributions).  Contracts that are the same double-dummy problem
-(Misère and Spread Misère) are solved once.  ``max_seconds`` bounds the wall time of adaptive
-sampling instead of (or as well as) the tolerance: the last batch is cut to what the previous
-batch's pace says fits, and the advice records ``stopped = "max_seconds"``; the same ``seed``
-with ``max_samples`` = the deals used repeats such a run exactly.
+(Misère and Spread Misère) are solved once.
+
+Adaptive sampling also stops at a cap on its work, ``max_positions`` (:data:`DEFAULT_MAX_POSITIONS`
+search positions over all deals and questions): the last batch is cut to what the previous
+batch's positions per deal say fits, and the advice records ``stopped = "max_positions"``.
+Positions are counted by the search itself, so a capped run is the same on every machine and
+repeats from its seed.  Most hands reach the tolerance first; an ordinary hand whose live
+contracts are Prop and Cop (three partner questions a deal, each several times a Solo's work)
+needs about three times the cap for +-2 points, and stops at the cap with wider intervals,
+which it reports.  ``max_positions=None`` runs to the tolerance.  ``max_seconds`` bounds the
+wall time the same way (``stopped = "max_seconds"``); the same ``seed`` with ``max_samples`` =
+the deals used repeats such a run exactly.
 """
 
 from __future__ import annotations
@@ -117,6 +125,7 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "DEFAULT_MAX_SAMPLES",
     "DEFAULT_MAX_NODES",
+    "DEFAULT_MAX_POSITIONS",
     "FIRST_BATCH",
     "PROGRESS_CHUNK",
     "wilson_interval",
@@ -134,6 +143,10 @@ DEFAULT_MAX_SAMPLES: int = 2000
 #: positions the solver may visit for one question on one deal before ``advise`` gives up on
 #: the deal (about a second of one core); see "Deals the solver gives up on" above
 DEFAULT_MAX_NODES: int = 5_000_000
+#: search positions a whole adaptive run may spend (all deals and questions) before it stops
+#: short of the tolerance: the default advice's bound on its own time, the same on every
+#: machine (see "Speed" above)
+DEFAULT_MAX_POSITIONS: int = 60_000_000
 #: size of the first batch of an adaptive run (and the smallest later one); later batches aim
 #: at the tolerance and at most double the total so far
 FIRST_BATCH: int = 64
@@ -177,6 +190,9 @@ class PlayModel:
     name: str = "abstract"
     #: one-line caveat shown wherever a probability is reported
     note: str = ""
+    #: work done so far, in search positions, by a model that counts them (``None``: it does
+    #: not, and ``advise``'s ``max_positions`` cannot apply to it)
+    positions: int | None = None
 
     def tricks(
         self, deals: np.ndarray, *, trump: int, leader: int, side: tuple[int, ...], misere: bool
@@ -232,25 +248,21 @@ class DoubleDummy(PlayModel):
 
     def __init__(self, max_nodes: int | None = None) -> None:
         self.max_nodes = max_nodes
+        self.positions = 0
 
     def tricks(self, deals, *, trump, leader, side, misere):  # noqa: D102
-        from .solver import solve_batch
-
-        return solve_batch(deals, trump=trump, leader=leader, declarers=side, misere=misere,
-                           max_nodes=self.max_nodes).astype(np.int8)
+        return self.ask(deals, [Query(trump, leader, side, misere)])[0]
 
     def makes(self, deals, *, trump, leader, side, misere, target):  # noqa: D102
-        from .solver import solve_batch
-
-        out = solve_batch(deals, trump=trump, leader=leader, declarers=side, misere=misere, target=target,
-                          max_nodes=self.max_nodes)
-        return out.astype(np.int8)
+        return self.ask(deals, [Query(trump, leader, side, misere, target)])[0]
 
     def ask(self, deals, questions):  # noqa: D102
         from .solver import Question, solve_questions
 
         asked = [Question(q.trump, q.leader, q.side, q.misere, q.target, q.subset) for q in questions]
-        return [a.astype(np.int8) for a in solve_questions(deals, asked, max_nodes=self.max_nodes)]
+        answers, work = solve_questions(deals, asked, max_nodes=self.max_nodes, return_positions=True)
+        self.positions += sum(int(w.sum()) for w in work)
+        return [a.astype(np.int8) for a in answers]
 
 
 #: play model name -> class (a later issue adds an imperfect-information model here)
@@ -677,9 +689,14 @@ class Advice:
         Why sampling stopped: ``"samples"`` (a fixed number of deals), ``"tolerance"`` (every
         contract's intervals reached it), ``"max_samples"`` (the cap on deals) or
         ``"max_seconds"`` (the time limit; ``advise(..., seed=advice.seed,
-        max_samples=advice.samples)`` repeats the run without it).
+        max_samples=advice.samples)`` repeats the run without it) or ``"max_positions"``
+        (the cap on the search's work; the same seed repeats the run).
     max_seconds : float or None
         The time limit of the run (``None``: none).
+    positions : int or None
+        Search positions the play model spent on this advice (``None`` if it does not count).
+    max_positions : int or None
+        The cap on them (``None``: none, or a fixed ``samples`` run).
 
     Notes
     -----
@@ -712,6 +729,8 @@ class Advice:
     control_variates: bool = False
     stopped: str = "samples"
     max_seconds: float | None = None
+    positions: int | None = None
+    max_positions: int | None = None
 
     # -- text -------------------------------------------------------------------------------
 
@@ -825,6 +844,8 @@ class Advice:
             "control_variates": bool(self.control_variates),
             "stopped": self.stopped,
             "max_seconds": self.max_seconds,
+            "positions": None if self.positions is None else int(self.positions),
+            "max_positions": None if self.max_positions is None else int(self.max_positions),
             "contracts": contracts,
             "recommendation": rec,
         }
@@ -963,6 +984,7 @@ def advise(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     control_variates: bool = True,
     max_seconds: float | None = None,
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
 ) -> Advice:
     """Evaluate every contract of the rule set for one hand and recommend a bid.
 
@@ -1026,6 +1048,17 @@ def advise(
         tolerance) and :attr:`Advice.stopped` is ``"max_seconds"``.  A timed run depends on the
         machine's speed; ``seed=advice.seed, max_samples=advice.samples`` repeats it exactly.
         Not with ``samples``.
+    max_positions : int or None, default DEFAULT_MAX_POSITIONS
+        A cap on the work of adaptive sampling, in search positions over all deals and
+        questions (the play model's count, :attr:`PlayModel.positions`; a model that does not
+        count ignores it).  Checked like ``max_seconds``: after the first batch, each batch is
+        cut to the deals its predecessor's positions per deal say fit, and sampling stops when
+        none do; :attr:`Advice.stopped` is then ``"max_positions"``.  Positions do not depend
+        on the machine or the threads, so such a run repeats exactly from its seed, and the
+        default keeps the advice on a hard hand to a few seconds (about 20 million positions a
+        second on two cores of the benchmark machine) at the price of intervals wider than the
+        tolerance there.  ``None``: no cap (the tolerance or ``max_samples`` ends the run).
+        Ignored with ``samples``.
 
     Returns
     -------
@@ -1045,7 +1078,7 @@ def advise(
         An unknown ``over`` contract.
     AdviceError
         A bad ``samples``, ``max_samples``, ``tolerance``, ``seed``, ``exact``, ``max_nodes``,
-        ``control_variates``, ``max_seconds`` or play model.
+        ``control_variates``, ``max_seconds``, ``max_positions`` or play model.
     ConstraintError, SamplingError
         From the sampler.
     """
@@ -1094,6 +1127,8 @@ def advise(
         if samples is not None:
             raise AdviceError("max_seconds limits adaptive sampling: give samples or max_seconds, not both")
         max_seconds = float(max_seconds)
+    if max_positions is not None:
+        max_positions = _check_int(max_positions, "max_positions", 1)
     if isinstance(play_model, PlayModel):
         model = play_model
     elif isinstance(play_model, str) and play_model.strip().lower() in PLAY_MODELS:
@@ -1150,6 +1185,10 @@ def advise(
     total = 0
     converged = True
     stopped = "samples"
+    # the work cap applies to a model that counts its positions
+    positions0 = model.positions
+    positions_cap = max_positions if positions0 is not None else None
+    positions0 = positions0 or 0
     if progress is not None:
         progress(0, planned)
     if samples is not None:
@@ -1164,29 +1203,36 @@ def advise(
         active = rows
         goal = min(FIRST_BATCH, max_samples)
         start = _clock()
-        cut = False  # this batch was cut to the time left: the last one
+        cut = ""  # the limit this batch was cut to: it is the last one
         while total < max_samples:
-            before = _clock()
+            before, before_positions = _clock(), model.positions or 0
             solve(active, sampler.draw(goal - total), total)
-            batch_seconds = _clock() - before
+            batch_costs = {"max_seconds": _clock() - before,
+                           "max_positions": (model.positions or 0) - before_positions}  # fmt: skip
             batch, total = goal - total, goal
             active, widest, converged = _still_open(rows, tolerance, controls)
             if not active:
                 stopped = "tolerance"
                 break
             if cut:
-                stopped = "max_seconds"
+                stopped = cut
                 break
             goal = _next_total(total, widest, tolerance, max_samples)
-            if max_seconds is not None:
-                # Only the last batch is cut, so the same seed with max_samples = the final
-                # total repeats the run (that cap leaves every earlier batch as it was).
-                timed = _affordable(total, goal, batch, batch_seconds, max_seconds - (_clock() - start))
-                if timed <= total:
-                    stopped = "max_seconds"
+            # Only the last batch is cut, so the same seed with max_samples = the final total
+            # repeats a timed run (that cap leaves every earlier batch as it was); a run cut by
+            # positions repeats from its seed alone.
+            spent = {"max_seconds": _clock() - start, "max_positions": (model.positions or 0) - positions0}
+            for name, limit in (("max_seconds", max_seconds), ("max_positions", positions_cap)):
+                if limit is None:
+                    continue
+                fits = _affordable(total, goal, batch, batch_costs[name], limit - spent[name])
+                if fits <= total:
+                    stopped = cut = name
                     break
-                cut = timed < goal
-                goal = timed
+                if fits < goal:
+                    goal, cut = fits, name
+            if stopped in ("max_seconds", "max_positions"):
+                break
 
     table, distribution, payoffs = _summarise(rows, rule_set, p, over_contract, model.name, controls)
     ranges = {i: (float(r.values.min()), float(r.values.max())) for i, r in enumerate(rows)}
@@ -1215,6 +1261,8 @@ def advise(
         control_variates=controls is not None,
         stopped=stopped,
         max_seconds=max_seconds,
+        positions=None if model.positions is None else model.positions - positions0,
+        max_positions=None if samples is not None else positions_cap,
     )
 
 

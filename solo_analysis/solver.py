@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from typing import Any, NamedTuple, overload
+from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
 
@@ -354,8 +354,10 @@ def _deal_masks(deals: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _run_tasks(masks: np.ndarray, deal: np.ndarray, trump: np.ndarray, leader: np.ndarray,
-               side: np.ndarray, misere: np.ndarray, target: np.ndarray, budget: int) -> np.ndarray:
-    """Run :func:`_solver.solve_many` on the tasks with the numba threads (int8 answers)."""
+               side: np.ndarray, misere: np.ndarray, target: np.ndarray,
+               budget: int) -> tuple[np.ndarray, np.ndarray]:
+    """Run :func:`_solver.solve_many` on the tasks with the numba threads (int8 answers and
+    int64 positions searched per task)."""
     import numba
 
     # A batch of a few tasks stays on one thread (waking the others costs more).  The workers
@@ -386,9 +388,24 @@ class Question(NamedTuple):
     subset: np.ndarray | None = None
 
 
+@overload
 def solve_questions(
-    deals: np.ndarray, questions: Iterable[Question], *, max_nodes: int | None = None
-) -> list[np.ndarray]:
+    deals: np.ndarray, questions: Iterable[Question], *, max_nodes: int | None = ...,
+    return_positions: Literal[False] = ...,
+) -> list[np.ndarray]: ...
+
+
+@overload
+def solve_questions(
+    deals: np.ndarray, questions: Iterable[Question], *, max_nodes: int | None = ...,
+    return_positions: Literal[True],
+) -> tuple[list[np.ndarray], list[np.ndarray]]: ...
+
+
+def solve_questions(
+    deals: np.ndarray, questions: Iterable[Question], *, max_nodes: int | None = None,
+    return_positions: bool = False,
+) -> list[np.ndarray] | tuple[list[np.ndarray], list[np.ndarray]]:
     """Ask several questions about the same deals in one parallel run.
 
     Equivalent to one :func:`solve_batch` call per question, but all (question, deal) pairs go
@@ -403,12 +420,17 @@ def solve_questions(
         What to ask, and on which deals.
     max_nodes : int, optional
         As for :func:`solve_batch`: give up on an answer after this many positions.
+    return_positions : bool, default False
+        Also return how many search positions each answer took (the measure of work that
+        ``max_nodes`` caps; it depends on the deal and question alone, not on the threads).
 
     Returns
     -------
     list of numpy.ndarray
         One ``int8`` array per question, over its ``subset`` (or all deals), in order: tricks,
         or 1/0 for ``target`` questions; -1 where the search gave up (only with ``max_nodes``).
+        With ``return_positions``, a pair: that list and a matching list of ``int64`` arrays
+        of positions.
 
     Raises
     ------
@@ -427,13 +449,13 @@ def solve_questions(
         parts.append((idx, parse_trump(q.trump), _parse_play_seat(q.leader),
                       _side_mask(seats, q.misere, q.declarers), bool(q.misere), _check_target(q.target, k)))
     if not parts:
-        return []
+        return ([], []) if return_positions else []
     sizes = [p[0].size for p in parts]
     deal = np.concatenate([p[0] for p in parts])
     # deal by deal, so that every stretch of tasks mixes slow and quick questions (however
     # the threading layer splits the range, no thread gets all the slow ones)
     order = np.argsort(deal, kind="stable")
-    answers = _run_tasks(
+    answers, work = _run_tasks(
         masks,
         deal[order],
         np.repeat(np.array([p[1] for p in parts], dtype=np.int64), sizes)[order],
@@ -445,4 +467,9 @@ def solve_questions(
     )
     out = np.empty_like(answers)
     out[order] = answers
-    return np.split(out, np.cumsum(sizes)[:-1])
+    split = np.cumsum(sizes)[:-1]
+    if not return_positions:
+        return np.split(out, split)
+    positions = np.empty_like(work)
+    positions[order] = work
+    return np.split(out, split), np.split(positions, split)

@@ -258,6 +258,42 @@ def test_time_limit_cuts_adaptive_sampling(monkeypatch):
     assert advise(LOW, samples=8, seat="third", turnup="KH", seed=4, play_model=HighCardModel()).stopped == "samples"
 
 
+class CountingCoinModel(CoinMisereModel):
+    """:class:`CoinMisereModel` that counts 1,000 positions per question and deal."""
+
+    def __init__(self) -> None:
+        self.positions = 0
+
+    def tricks(self, deals, *, trump, leader, side, misere):
+        self.positions += 1000 * len(deals)
+        return super().tricks(deals, trump=trump, leader=leader, side=side, misere=misere)
+
+
+def test_position_cap_cuts_adaptive_sampling_and_repeats_from_the_seed():
+    kw = dict(seat="third", turnup="KH", seed=4, tolerance=0.01, max_samples=20000)
+    model = CountingCoinModel()
+    a = advise(LOW, play_model=model, max_positions=2_000_000, **kw)
+    # the misères (near 50 %) would need ~9,600 deals for +-1 %; the cap stops them first, and
+    # the last batch is cut to the positions left (the misères' pace predicts it exactly here)
+    assert a.stopped == "max_positions" and a.max_positions == 2_000_000 and not a.converged
+    assert FIRST_BATCH < a.samples < 20000 and a.positions == model.positions <= 2_000_000
+    assert a.positions > 1_900_000  # the cap is used, not left idle
+    doc = a.to_dict()
+    assert doc["stopped"] == "max_positions" and doc["positions"] == a.positions
+    # positions do not depend on the machine: the same seed repeats the run exactly
+    b = advise(LOW, play_model=CountingCoinModel(), max_positions=2_000_000, **kw)
+    assert (b.samples, b.positions) == (a.samples, a.positions)
+    pd.testing.assert_frame_equal(a.table, b.table)
+    # no cap: the tolerance (or max_samples) ends the run; a model that does not count is not capped
+    c = advise(LOW, play_model=CountingCoinModel(), max_positions=None, **{**kw, "tolerance": 0.05})
+    assert c.stopped == "tolerance" and c.max_positions is None and c.positions > 0
+    d = advise(LOW, play_model=CoinMisereModel(), max_positions=1, **{**kw, "tolerance": 0.05})
+    assert d.stopped == "tolerance" and d.positions is None and d.max_positions is None
+    pd.testing.assert_frame_equal(c.table, d.table)
+    with pytest.raises(AdviceError, match="max_positions"):
+        advise(LOW, play_model=CountingCoinModel(), max_positions=0, **kw)
+
+
 class GiveUpMisereModel(PlayModel):
     """A cheap fake: Misère makes on about half the deals and is given up on (-1) on some."""
 

@@ -74,6 +74,8 @@ def test_csv(capsys):
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "4", "--max-seconds", "5"],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--max-seconds", "0"],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--max-seconds", "soon"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "4", "--max-positions", "9"],
+        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--max-positions", "-1"],
         ["advise", SPADES, "--turnup", "2H"],
     ],
 )
@@ -89,3 +91,19 @@ def test_time_limit(capsys):
     code, out, _ = run(argv, capsys)
     doc = json.loads(out)
     assert code == 0 and doc["max_seconds"] == 600 and doc["stopped"] == "tolerance" and doc["converged"]
+
+
+def test_position_cap(capsys):
+    # thirteen spades, Solo with hearts trumps: 0 of the first 64 deals make, an interval wider
+    # than +-2 points (128 deals reach it, 1,680 positions); a cap of 500 positions stops it at 64
+    argv = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--seed", "5", "--contracts", "solo",
+            "--max-positions", "500"]  # fmt: skip
+    code, out, _ = run(argv, capsys)
+    assert code == 0 and "deals: 64 (seed 5)" in out
+    assert "the cap of 500 search positions came first (--max-positions 0: no cap)" in out
+    code, out, _ = run(argv[:-1] + ["0", "--format", "json"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and doc["stopped"] == "tolerance" and doc["max_positions"] is None and doc["samples"] > 64
+    code, out, _ = run(argv[:-2] + ["--format", "json"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and doc["max_positions"] == 60_000_000 and doc["positions"] > 0

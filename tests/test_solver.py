@@ -523,6 +523,37 @@ def test_solve_questions_equals_one_batch_per_question():
         solve_questions(deals, [Question(trump=0, leader=0, declarers=(0,), subset=np.array([24]))])
 
 
+def test_solve_questions_reports_the_positions_of_each_answer():
+    import numba
+
+    from solo_analysis.sampler import random_deals
+    from solo_analysis.solver import Question, search_nodes, solve_questions
+
+    deals = random_deals(6, 12)
+    questions = [Question(trump="H", leader=1, declarers=(0, 2), target=8),
+                 Question(trump=None, leader=0, declarers=(1,), misere=True, target=0),
+                 Question(trump=0, leader=2, declarers=(3,), target=5, subset=np.array([4, 1]))]  # fmt: skip
+    answers, positions = solve_questions(deals, questions, return_positions=True)
+    assert [p.shape for p in positions] == [(6,), (6,), (2,)] and all(p.dtype == np.int64 for p in positions)
+    for q, a, p in zip(questions, answers, positions):
+        idx = range(6) if q.subset is None else q.subset
+        for i, ans, pos in zip(idx, a, p):
+            ok, nodes, _ = search_nodes(Deal.from_array(deals[i]).to_pbn(), trump=q.trump, leader=q.leader,
+                                        declarers=q.declarers, misere=q.misere, target=q.target)  # fmt: skip
+            assert (bool(ans), int(pos)) == (ok, nodes) and nodes > 0
+    # the count belongs to the question and deal, not to the thread that solved it
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        _, alone = solve_questions(deals, questions, return_positions=True)
+    finally:
+        numba.set_num_threads(threads)
+    assert all((x == y).all() for x, y in zip(alone, positions))
+    # the answers are those without the count; nothing asked, nothing counted
+    assert all((x == y).all() for x, y in zip(solve_questions(deals, questions), answers))
+    assert solve_questions(deals, [], return_positions=True) == ([], [])
+
+
 def test_search_nodes_answers_as_solve_and_counts_positions():
     from solo_analysis.sampler import random_deals
     from solo_analysis.solver import search_nodes

@@ -50,7 +50,9 @@ def _table_text(advice: Any) -> str:
            f"; each contract stops once its intervals are within ±{100 * advice.tolerance:g}%")
         + ("" if advice.converged else
            f"; the time limit came first (--seed {advice.seed} --max-samples {advice.samples} repeats this run)"
-           if advice.stopped == "max_seconds" else "; the cap came first" if not advice.unresolved
+           if advice.stopped == "max_seconds" else
+           f"; the cap of {advice.max_positions:,} search positions came first (--max-positions 0: no cap)"
+           if advice.stopped == "max_positions" else "; the cap came first" if not advice.unresolved
            else "; not all are (the cap, or the deals not solved)")
         + (f"; {advice.unresolved} not solved within {advice.max_nodes:,} positions per question"
            " (intervals cover both outcomes)" if advice.unresolved else ""),
@@ -182,6 +184,10 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 @click.option("--max-samples", type=int, default=None, help="Cap on the deals of adaptive sampling (default 2000).")
 @click.option("--max-seconds", type=float, default=None, metavar="S",
               help="Stop adaptive sampling after about S seconds (intervals as wide as the deals allow).")
+@click.option("--max-positions", type=int, default=None, metavar="N",
+              help="Stop adaptive sampling after about N search positions in all (default 60,000,000, "
+                   "a few seconds; 0: no cap, run to the tolerance).  Unlike --max-seconds, the "
+                   "same on every machine.")
 @click.option("--seed", type=int, default=None, help="Seed of the deal stream (default: random, reported).")
 @click.option("--over", default=None, help="The highest bid so far: only higher contracts are advised.")
 @click.option("--contracts", default=None, help="Comma-separated contracts to evaluate (default: all).")
@@ -207,6 +213,7 @@ def advise(
     tolerance: float | None,
     max_samples: int | None,
     max_seconds: float | None,
+    max_positions: int | None,
     seed: int | None,
     over: str | None,
     contracts: str | None,
@@ -218,10 +225,17 @@ def advise(
     quiet: bool,
 ) -> None:
     """Evaluate every contract for HAND (e.g. AKJ94.K83.Q72.65) and recommend a bid."""
-    from ..advice import DEFAULT_MAX_NODES, DEFAULT_MAX_SAMPLES, DEFAULT_TOLERANCE, advise as run_advise
+    from ..advice import (
+        DEFAULT_MAX_NODES, DEFAULT_MAX_POSITIONS, DEFAULT_MAX_SAMPLES, DEFAULT_TOLERANCE, advise as run_advise,
+    )  # fmt: skip
 
-    if samples is not None and (tolerance is not None or max_samples is not None or max_seconds is not None):
-        raise click.UsageError("give either --samples or --tolerance/--max-samples/--max-seconds, not both")
+    adaptive = (tolerance, max_samples, max_seconds, max_positions)
+    if samples is not None and any(x is not None for x in adaptive):
+        raise click.UsageError(
+            "give either --samples or --tolerance/--max-samples/--max-seconds/--max-positions, not both"
+        )
+    if max_positions is not None and max_positions < 0:
+        raise click.UsageError(f"--max-positions must be 0 (no cap) or a positive number, got {max_positions}")
     if max_seconds is not None and not 0 < max_seconds < float("inf"):
         raise click.UsageError(f"--max-seconds must be a positive number, got {max_seconds:g}")
     if plot_path is not None:
@@ -252,6 +266,7 @@ def advise(
             max_nodes=budget,
             control_variates=control_variates,
             max_seconds=max_seconds,
+            max_positions=DEFAULT_MAX_POSITIONS if max_positions is None else (max_positions or None),
             contracts=names,
             progress=line,
         )
