@@ -17,6 +17,7 @@ Usage::
 
     python scripts/bench_advise.py                      # the library's defaults
     python scripts/bench_advise.py --max-positions 0    # no cap on work: to the tolerance
+    python scripts/bench_advise.py --random 16          # and 16 random hands (seats in turn)
     python scripts/bench_advise.py --contracts solo,abundance --timeout 120
 """
 
@@ -95,6 +96,24 @@ def run_hand(hand: str, seat: str, turnup: str, max_samples: int, contracts, tim
     return result
 
 
+def random_hands(n: int, seed: int) -> list[tuple[str, str, str, str]]:
+    """``n`` random (label, hand, seat, turn-up): seats eldest, second, third, dealer in turn;
+    the turn-up is the dealer's first card (the player's own when he deals)."""
+    import numpy as np
+
+    from solo_analysis.cards import Hand, card_str
+
+    rng = np.random.default_rng(seed)
+    seats = ("eldest", "second", "third", "dealer")
+    out = []
+    for k in range(n):
+        cards = rng.permutation(52)
+        seat = seats[k % 4]
+        turnup = int(cards[0] if seat == "dealer" else cards[13])
+        out.append((f"random {k + 1}", str(Hand(cards[:13].tolist())), seat, card_str(turnup)))
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     from solo_analysis.advice import DEFAULT_MAX_SAMPLES
@@ -108,6 +127,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="solver positions per question (default: the library's; 0: no limit)")
     parser.add_argument("--max-positions", type=int, default=None,
                         help="solver positions per advise (default: the library's; 0: no cap)")
+    parser.add_argument("--random", type=int, default=0, metavar="N",
+                        help="also N random hands (seats in turn; the labels give the hands below)")
+    parser.add_argument("--random-seed", type=int, default=7, help="seed of the random hands (default 7)")
     args = parser.parse_args(argv)
     contracts = None if args.contracts is None else args.contracts.split(",")
 
@@ -117,11 +139,15 @@ def main(argv: list[str] | None = None) -> None:
           f"max_nodes={'default' if args.max_nodes is None else args.max_nodes or 'none'}, "
           f"max_positions={'default' if args.max_positions is None else args.max_positions or 'none'}, "
           f"timeout {args.timeout:g} s per hand")  # fmt: skip
+    hands = HANDS[: args.hands] + random_hands(args.random, args.random_seed)
+    for label, hand, seat, turnup in hands[len(HANDS[: args.hands]):]:
+        print(f"{label}: {hand} ({seat}, turn-up {turnup})")
     header = (f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'Mpos':>6} "
               f"{'stopped':<13} {'+-pts':>5} {'cold s':>8} {'warm s':>8}  advice (seed 1)")
     print(header)
     print("-" * len(header))
-    for label, hand, seat, turnup in HANDS[: args.hands]:
+    warms: list[float] = []
+    for label, hand, seat, turnup in hands:
         r = run_hand(hand, seat, turnup, args.max_samples, contracts, args.timeout, args.max_nodes,
                      args.max_positions)
         cold = f"{r['cold']:.2f}" if "cold" in r else ("timeout" if r["timeout"] else "error")
@@ -133,6 +159,13 @@ def main(argv: list[str] | None = None) -> None:
         widest = f"{100 * r['widest']:.1f}" if "widest" in r else "-"
         print(f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {mpos:>6} {r.get('stopped', '-'):<13} "
               f"{widest:>5} {cold:>8} {warm:>8}  {note}", flush=True)
+        if label.startswith("random") and "warm" in r:
+            warms.append(r["warm"])
+    if warms:
+        import statistics
+
+        print(f"random hands, warm: median {statistics.median(warms):.2f} s, "
+              f"{min(warms):.2f}-{max(warms):.2f} s over {len(warms)}")
 
 
 if __name__ == "__main__":

@@ -150,6 +150,8 @@ DEFAULT_MAX_POSITIONS: int = 60_000_000
 #: size of the first batch of an adaptive run (and the smallest later one); later batches aim
 #: at the tolerance and at most double the total so far
 FIRST_BATCH: int = 64
+#: the smallest batch a run capped by ``max_positions`` goes on to (fewer fit: it stops)
+MIN_CUT_BATCH: int = 16
 #: with a ``progress`` callback, deals are solved in chunks of this many (results unchanged)
 PROGRESS_CHUNK: int = 16
 #: the clock of ``max_seconds`` (a module attribute so that tests can replace it)
@@ -774,6 +776,16 @@ class Advice:
             line += " (close call: the difference is within the noise)"
         return line
 
+    def _stop_text(self) -> str:
+        """Why an adaptive run stopped short of its tolerance ("" if it did not)."""
+        if self.stopped == "max_positions":
+            return f" (stopped at the cap of {self.max_positions:,} search positions: max_positions=None runs on)"
+        if self.stopped == "max_seconds":
+            return f" (stopped at the time limit of {self.max_seconds:g} s)"
+        if self.stopped == "max_samples" and not self.converged:
+            return " (stopped at max_samples)"
+        return ""
+
     def _unresolved_text(self) -> str:
         if not self.unresolved:
             return ""
@@ -939,8 +951,8 @@ class Advice:
         return (
             f"<div><p>{html.escape(self.summary())}</p>"
             f'<table style="border-collapse:collapse;font-family:monospace"><tr>{ths}</tr>{"".join(lines)}</table>'
-            f"<p><small>{self.samples} deals{self._unresolved_text()}, seed {self.seed}; "
-            f"{html.escape(self.play_note)}</small></p>"
+            f"<p><small>{self.samples} deals{self._unresolved_text()}, seed {self.seed}"
+            f"{self._stop_text()}; {html.escape(self.play_note)}</small></p>"
             f"{self._chart_svg()}</div>"
         )
 
@@ -1051,9 +1063,10 @@ def advise(
     max_positions : int or None, default DEFAULT_MAX_POSITIONS
         A cap on the work of adaptive sampling, in search positions over all deals and
         questions (the play model's count, :attr:`PlayModel.positions`; a model that does not
-        count ignores it).  Checked like ``max_seconds``: after the first batch, each batch is
-        cut to the deals its predecessor's positions per deal say fit, and sampling stops when
-        none do; :attr:`Advice.stopped` is then ``"max_positions"``.  Positions do not depend
+        count ignores it).  After the first batch, each batch is cut to the deals its
+        predecessor's positions per deal say fit, and sampling stops when fewer than
+        :data:`MIN_CUT_BATCH` do (a batch can overshoot the cap by its misprediction);
+        :attr:`Advice.stopped` is then ``"max_positions"``.  Positions do not depend
         on the machine or the threads, so such a run repeats exactly from its seed, and the
         default keeps the advice on a hard hand to a few seconds (about 20 million positions a
         second on two cores of the benchmark machine) at the price of intervals wider than the
@@ -1203,36 +1216,40 @@ def advise(
         active = rows
         goal = min(FIRST_BATCH, max_samples)
         start = _clock()
-        cut = ""  # the limit this batch was cut to: it is the last one
+        cut = False  # this batch was cut to the time left: the last one
         while total < max_samples:
             before, before_positions = _clock(), model.positions or 0
             solve(active, sampler.draw(goal - total), total)
-            batch_costs = {"max_seconds": _clock() - before,
-                           "max_positions": (model.positions or 0) - before_positions}  # fmt: skip
+            batch_seconds = _clock() - before
+            batch_positions = (model.positions or 0) - before_positions
             batch, total = goal - total, goal
             active, widest, converged = _still_open(rows, tolerance, controls)
             if not active:
                 stopped = "tolerance"
                 break
             if cut:
-                stopped = cut
+                stopped = "max_seconds"
                 break
             goal = _next_total(total, widest, tolerance, max_samples)
-            # Only the last batch is cut, so the same seed with max_samples = the final total
-            # repeats a timed run (that cap leaves every earlier batch as it was); a run cut by
-            # positions repeats from its seed alone.
-            spent = {"max_seconds": _clock() - start, "max_positions": (model.positions or 0) - positions0}
-            for name, limit in (("max_seconds", max_seconds), ("max_positions", positions_cap)):
-                if limit is None:
-                    continue
-                fits = _affordable(total, goal, batch, batch_costs[name], limit - spent[name])
-                if fits <= total:
-                    stopped = cut = name
+            if positions_cap is not None:
+                # The work cap: each batch is cut to the deals the last one's positions per deal
+                # say fit, and the run goes on while a batch of MIN_CUT_BATCH deals does (the
+                # positions, so the run, depend on the seed alone).
+                fits = _affordable(total, goal, batch, batch_positions,
+                                   positions_cap - ((model.positions or 0) - positions0))  # fmt: skip
+                if fits < min(goal, total + MIN_CUT_BATCH):
+                    stopped = "max_positions"
                     break
-                if fits < goal:
-                    goal, cut = fits, name
-            if stopped in ("max_seconds", "max_positions"):
-                break
+                goal = fits
+            if max_seconds is not None:
+                # Only the last batch is cut, so the same seed with max_samples = the final
+                # total repeats the run (that cap leaves every earlier batch as it was).
+                timed = _affordable(total, goal, batch, batch_seconds, max_seconds - (_clock() - start))
+                if timed <= total:
+                    stopped = "max_seconds"
+                    break
+                cut = timed < goal
+                goal = timed
 
     table, distribution, payoffs = _summarise(rows, rule_set, p, over_contract, model.name, controls)
     ranges = {i: (float(r.values.min()), float(r.values.max())) for i, r in enumerate(rows)}

@@ -280,6 +280,7 @@ def test_position_cap_cuts_adaptive_sampling_and_repeats_from_the_seed():
     assert a.positions > 1_900_000  # the cap is used, not left idle
     doc = a.to_dict()
     assert doc["stopped"] == "max_positions" and doc["positions"] == a.positions
+    assert "stopped at the cap of 2,000,000 search positions" in a._repr_html_()
     # positions do not depend on the machine: the same seed repeats the run exactly
     b = advise(LOW, play_model=CountingCoinModel(), max_positions=2_000_000, **kw)
     assert (b.samples, b.positions) == (a.samples, a.positions)
