@@ -295,6 +295,25 @@ def test_position_cap_cuts_adaptive_sampling_and_repeats_from_the_seed():
         advise(LOW, play_model=CountingCoinModel(), max_positions=0, **kw)
 
 
+def test_position_cap_with_the_solver_repeats_whatever_the_threads():
+    import numba
+
+    # Solo on an ordinary hand makes about 3 % of the time: 64 deals leave it wider than +-2
+    # points, and a cap of 1,500,000 positions stops it a batch later (96 deals, 7 of them
+    # given up at 100,000 positions: measured)
+    kw = dict(seat="second", turnup="7S", contracts=["solo"], max_nodes=100_000, max_positions=1_500_000, seed=3)
+    a = advise("AKJ94.K83.Q72.65", **kw)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        b = advise("AKJ94.K83.Q72.65", **kw)
+    finally:
+        numba.set_num_threads(threads)
+    assert a.stopped == b.stopped == "max_positions" and a.samples == b.samples > FIRST_BATCH
+    assert a.positions == b.positions > 0
+    pd.testing.assert_frame_equal(a.table, b.table)
+
+
 class GiveUpMisereModel(PlayModel):
     """A cheap fake: Misère makes on about half the deals and is given up on (-1) on some."""
 
