@@ -1015,7 +1015,8 @@ def advise(
         batch of :data:`FIRST_BATCH` deals; after each batch a contract whose rows all report a
         95 % sampling half-width on ``p_make`` of at most ``tolerance`` stops, and the others go
         on to a next batch sized to bring the widest of them to the tolerance (at most doubling
-        the deals so far), until none is left or ``max_samples`` deals are used.  Deals the
+        the deals so far), until none is left, ``max_samples`` deals are used or the search
+        has spent ``max_positions`` (or ``max_seconds``, if given).  Deals the
         solver gave up on (``max_nodes``) widen a row's reported interval beyond that; the
         advice is ``converged`` only if every reported interval is within the tolerance.
     seed : int, optional

@@ -94,6 +94,8 @@ def test_time_limit(capsys):
 
 
 def test_position_cap(capsys):
+    from solo_analysis.advice import DEFAULT_MAX_POSITIONS
+
     # thirteen spades, Solo with hearts trumps: 0 of the first 64 deals make, an interval wider
     # than +-2 points (128 deals reach it, 1,680 positions); a cap of 500 positions stops it at 64
     argv = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--seed", "5", "--contracts", "solo",
@@ -106,4 +108,6 @@ def test_position_cap(capsys):
     assert code == 0 and doc["stopped"] == "tolerance" and doc["max_positions"] is None and doc["samples"] > 64
     code, out, _ = run(argv[:-2] + ["--format", "json"], capsys)
     doc = json.loads(out)
-    assert code == 0 and doc["max_positions"] == 60_000_000 and doc["positions"] > 0
+    assert code == 0 and doc["max_positions"] == DEFAULT_MAX_POSITIONS and doc["positions"] > 0
+    code, out, _ = run(["advise", "--help"], capsys)
+    assert code == 0 and f"default {DEFAULT_MAX_POSITIONS:,}" in " ".join(out.split())  # the help tells the truth
