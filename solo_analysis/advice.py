@@ -82,13 +82,14 @@ row (needed for the trick distributions).  Contracts that are the same double-du
 (Misère and Spread Misère) are solved once.
 
 Adaptive sampling also stops at a cap on its work, ``max_positions`` (:data:`DEFAULT_MAX_POSITIONS`
-search positions over all deals and questions): the last batch is cut to what the previous
-batch's positions per deal say fits, and the advice records ``stopped = "max_positions"``.
-Positions are counted by the search itself, so a capped run is the same on every machine and
-repeats from its seed.  Most hands reach the tolerance first; an ordinary hand whose live
-contracts are Prop and Cop (three partner questions a deal, each several times a Solo's work)
-needs about three times the cap for +-2 points, and stops at the cap with wider intervals,
-which it reports.  ``max_positions=None`` runs to the tolerance.  ``max_seconds`` bounds the
+search positions over all deals and questions): each batch is cut to what the previous batch's
+positions per deal say fits, the run stops when fewer than :data:`MIN_CUT_BATCH` deals do, and
+the advice records ``stopped = "max_positions"``.  Positions are counted by the search itself,
+so a capped run is the same on every machine and repeats from its seed.  Hands with a clear
+answer reach the tolerance first.  A hand whose live contract is Prop and Cop (three partner
+questions a deal, each a two-against-two search of 45,000-150,000 positions on average) needs
+1.3 to 6.5 times the cap for +-2 points (16 random hands: 14 of them), and stops at the cap
+with wider intervals, which it reports.  ``max_positions=None`` runs to the tolerance.  ``max_seconds`` bounds the
 wall time the same way (``stopped = "max_seconds"``); the same ``seed`` with ``max_samples`` =
 the deals used repeats such a run exactly.
 """
@@ -127,6 +128,7 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "DEFAULT_MAX_POSITIONS",
     "FIRST_BATCH",
+    "MIN_CUT_BATCH",
     "PROGRESS_CHUNK",
     "wilson_interval",
     "deal_features",
@@ -1069,9 +1071,9 @@ def advise(
         :data:`MIN_CUT_BATCH` do (a batch can overshoot the cap by its misprediction);
         :attr:`Advice.stopped` is then ``"max_positions"``.  Positions do not depend
         on the machine or the threads, so such a run repeats exactly from its seed, and the
-        default keeps the advice on a hard hand to a few seconds (about 20 million positions a
-        second on two cores of the benchmark machine) at the price of intervals wider than the
-        tolerance there.  ``None``: no cap (the tolerance or ``max_samples`` ends the run).
+        default keeps the advice on a hard hand to a few seconds (15-20 million positions a
+        second on two cores of the benchmark machine; misère searches about 14 million) at the
+        price of intervals wider than the tolerance there.  ``None``: no cap (the tolerance or ``max_samples`` ends the run).
         Ignored with ``samples``.
 
     Returns
