@@ -127,6 +127,10 @@ def test_progress_line_waits_then_rewrites_in_place():
     assert stream.getvalue().endswith("\r") and line.width == 0
     adaptive = ProgressLine(io.StringIO(), adaptive=True, tolerance=0.02, delay=0.0, clock=clock)
     assert adaptive.text(128, 2000) == "solving: 128 deals (at most 2000 until every interval is within ±2%)  0 s"
+    capped = ProgressLine(io.StringIO(), adaptive=True, tolerance=0.02, delay=0.0, clock=clock, max_positions=60_000_000)
+    assert capped.text(128, 2000) == (
+        "solving: 128 deals (at most 2000 or 60,000,000 search positions until every interval is within ±2%)  0 s"
+    )
 
 
 @pytest.mark.parametrize(

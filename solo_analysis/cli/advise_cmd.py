@@ -111,10 +111,12 @@ class ProgressLine:
     """
 
     def __init__(self, stream: TextIO, *, adaptive: bool, tolerance: float | None,
-                 delay: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 delay: float | None = None, clock: Callable[[], float] = time.monotonic,
+                 max_positions: int | None = None) -> None:
         self.stream = stream
         self.adaptive = adaptive
         self.tolerance = tolerance
+        self.max_positions = max_positions
         self.delay = PROGRESS_DELAY if delay is None else delay
         self.clock = clock
         self.start = clock()
@@ -125,7 +127,8 @@ class ProgressLine:
         seconds = self.clock() - self.start
         if self.adaptive:
             tol = "" if self.tolerance is None else f" until every interval is within ±{100 * self.tolerance:g}%"
-            return f"solving: {done} deals (at most {planned}{tol})  {seconds:.0f} s"
+            cap = "" if self.max_positions is None else f" or {self.max_positions:,} search positions"
+            return f"solving: {done} deals (at most {planned}{cap}{tol})  {seconds:.0f} s"
         filled = int(20 * done / planned) if planned else 20
         return f"solving: [{'#' * filled}{'.' * (20 - filled)}] {done}/{planned} deals  {seconds:.0f} s"
 
@@ -236,6 +239,7 @@ def advise(
         )
     if max_positions is not None and max_positions < 0:
         raise click.UsageError(f"--max-positions must be 0 (no cap) or a positive number, got {max_positions}")
+    positions_cap = DEFAULT_MAX_POSITIONS if max_positions is None else (max_positions or None)
     if max_seconds is not None and not 0 < max_seconds < float("inf"):
         raise click.UsageError(f"--max-seconds must be a positive number, got {max_seconds:g}")
     if plot_path is not None:
@@ -250,7 +254,8 @@ def advise(
             click.echo("solo-analysis: compiling the solver on first use (cached for later runs); "
                        "this can take a minute", err=True)  # fmt: skip
         line = ProgressLine(sys.stderr, adaptive=samples is None,
-                            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)  # fmt: skip
+                            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+                            max_positions=positions_cap)  # fmt: skip
     try:
         advice = run_advise(
             hand,
@@ -266,7 +271,7 @@ def advise(
             max_nodes=budget,
             control_variates=control_variates,
             max_seconds=max_seconds,
-            max_positions=DEFAULT_MAX_POSITIONS if max_positions is None else (max_positions or None),
+            max_positions=positions_cap,
             contracts=names,
             progress=line,
         )
