@@ -139,15 +139,15 @@ def main(argv: list[str] | None = None) -> None:
           f"max_nodes={'default' if args.max_nodes is None else args.max_nodes or 'none'}, "
           f"max_positions={'default' if args.max_positions is None else args.max_positions or 'none'}, "
           f"timeout {args.timeout:g} s per hand")  # fmt: skip
-    hands = HANDS[: args.hands] + random_hands(args.random, args.random_seed)
-    for label, hand, seat, turnup in hands[len(HANDS[: args.hands]):]:
+    extra = random_hands(args.random, args.random_seed)
+    for label, hand, seat, turnup in extra:
         print(f"{label}: {hand} ({seat}, turn-up {turnup})")
     header = (f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'Mpos':>6} "
               f"{'stopped':<13} {'+-pts':>5} {'cold s':>8} {'warm s':>8}  advice (seed 1)")
     print(header)
     print("-" * len(header))
     warms: list[float] = []
-    for label, hand, seat, turnup in hands:
+    for label, hand, seat, turnup in HANDS[: args.hands] + extra:
         r = run_hand(hand, seat, turnup, args.max_samples, contracts, args.timeout, args.max_nodes,
                      args.max_positions)
         cold = f"{r['cold']:.2f}" if "cold" in r else ("timeout" if r["timeout"] else "error")
@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> None:
         widest = f"{100 * r['widest']:.1f}" if "widest" in r else "-"
         print(f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {mpos:>6} {r.get('stopped', '-'):<13} "
               f"{widest:>5} {cold:>8} {warm:>8}  {note}", flush=True)
-        if label.startswith("random") and "warm" in r:
+        if (label, hand, seat, turnup) in extra and "warm" in r:
             warms.append(r["warm"])
     if warms:
         import statistics

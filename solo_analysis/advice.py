@@ -89,9 +89,9 @@ so a capped run is the same on every machine and repeats from its seed.  Hands w
 answer reach the tolerance first.  A hand whose live contract is Prop and Cop (three partner
 questions a deal, each a two-against-two search of 45,000-150,000 positions on average) needs
 1.3 to 6.5 times the cap for +-2 points (16 random hands: 14 of them), and stops at the cap
-with wider intervals, which it reports.  ``max_positions=None`` runs to the tolerance.  ``max_seconds`` bounds the
-wall time the same way (``stopped = "max_seconds"``); the same ``seed`` with ``max_samples`` =
-the deals used repeats such a run exactly.
+with wider intervals, which it reports.  ``max_positions=None`` runs to the tolerance.
+``max_seconds`` bounds the wall time the same way (``stopped = "max_seconds"``); the same
+``seed`` with ``max_samples`` = the deals used repeats such a run exactly.
 """
 
 from __future__ import annotations
@@ -1075,8 +1075,8 @@ def advise(
         on the machine or the threads, so such a run repeats exactly from its seed, and the
         default keeps the advice on a hard hand to a few seconds (15-20 million positions a
         second on two cores of the benchmark machine; misère searches about 14 million) at the
-        price of intervals wider than the tolerance there.  ``None``: no cap (the tolerance or ``max_samples`` ends the run).
-        Ignored with ``samples``.
+        price of intervals wider than the tolerance there.  ``None``: no cap (the tolerance or
+        ``max_samples`` ends the run).  Ignored with ``samples``.
 
     Returns
     -------
@@ -1204,9 +1204,13 @@ def advise(
     converged = True
     stopped = "samples"
     # the work cap applies to a model that counts its positions
-    positions0 = model.positions
-    positions_cap = max_positions if positions0 is not None else None
-    positions0 = positions0 or 0
+    counts = model.positions is not None
+    positions_cap = max_positions if counts else None
+    positions0 = model.positions or 0
+
+    def spent() -> int:
+        """Positions the model has searched for this advice so far."""
+        return (model.positions or 0) - positions0
     if progress is not None:
         progress(0, planned)
     if samples is not None:
@@ -1223,10 +1227,10 @@ def advise(
         start = _clock()
         cut = False  # this batch was cut to the time left: the last one
         while total < max_samples:
-            before, before_positions = _clock(), model.positions or 0
+            before, before_positions = _clock(), spent()
             solve(active, sampler.draw(goal - total), total)
             batch_seconds = _clock() - before
-            batch_positions = (model.positions or 0) - before_positions
+            batch_positions = spent() - before_positions
             batch, total = goal - total, goal
             active, widest, converged = _still_open(rows, tolerance, controls)
             if not active:
@@ -1240,8 +1244,7 @@ def advise(
                 # The work cap: each batch is cut to the deals the last one's positions per deal
                 # say fit, and the run goes on while a batch of MIN_CUT_BATCH deals does (the
                 # positions, so the run, depend on the seed alone).
-                fits = _affordable(total, goal, batch, batch_positions,
-                                   positions_cap - ((model.positions or 0) - positions0))  # fmt: skip
+                fits = _affordable(total, goal, batch, batch_positions, positions_cap - spent())
                 if fits < min(goal, total + MIN_CUT_BATCH):
                     stopped = "max_positions"
                     break
@@ -1283,7 +1286,7 @@ def advise(
         control_variates=controls is not None,
         stopped=stopped,
         max_seconds=max_seconds,
-        positions=None if model.positions is None else model.positions - positions0,
+        positions=spent() if counts else None,
         max_positions=None if samples is not None else positions_cap,
     )
 

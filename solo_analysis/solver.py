@@ -452,8 +452,9 @@ def solve_questions(
         return ([], []) if return_positions else []
     sizes = [p[0].size for p in parts]
     deal = np.concatenate([p[0] for p in parts])
-    # deal by deal, so that every stretch of tasks mixes slow and quick questions (however
-    # the threading layer splits the range, no thread gets all the slow ones)
+    # deal by deal: the workers take the tasks in this order (solve_many), so slow and quick
+    # questions alternate all along the queue, its end included, where a run of slow ones
+    # would leave one thread working alone
     order = np.argsort(deal, kind="stable")
     answers, work = _run_tasks(
         masks,

@@ -37,13 +37,12 @@ def test_readme_python_example_runs_and_its_comments_hold():
         lines = block.splitlines()
         scope: dict[str, object] = {}
         for node in ast.parse(block).body:
-            code = compile(ast.Module(body=[node], type_ignores=[]), "README.md", "exec")
-            if isinstance(node, ast.Expr):
-                has, want = _expected(lines[node.end_lineno - 1])
-                value = eval(compile(ast.Expression(node.value), "README.md", "eval"), scope)
-                if has:
-                    assert value == want, f"README line {lines[node.end_lineno - 1]!r} gives {value!r}"
-                    checked += 1
-            else:
-                exec(code, scope)
+            if not isinstance(node, ast.Expr):
+                exec(compile(ast.Module(body=[node], type_ignores=[]), "README.md", "exec"), scope)
+                continue
+            value = eval(compile(ast.Expression(node.value), "README.md", "eval"), scope)
+            has, want = _expected(lines[node.end_lineno - 1])
+            if has:
+                assert value == want, f"README line {lines[node.end_lineno - 1]!r} gives {value!r}"
+                checked += 1
     assert checked >= 3  # the solve, the recommendation, the capped advice
