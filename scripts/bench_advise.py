@@ -73,12 +73,22 @@ def sampler_rate(n: int = 200_000) -> float:
     return n / (time.perf_counter() - t)
 
 
-def run_hand(hand: str, seat: str, turnup: str, max_samples: int, contracts, timeout: float,
-             max_nodes: int | None = None, max_positions: int | None = None) -> dict:
+def run_hand(
+    hand: str,
+    seat: str,
+    turnup: str,
+    max_samples: int,
+    contracts,
+    timeout: float,
+    max_nodes: int | None = None,
+    max_positions: int | None = None,
+) -> dict:
     import solo_analysis
 
     root = str(Path(solo_analysis.__file__).resolve().parents[1])
-    payload = json.dumps([hand, seat, turnup, max_samples, contracts, max_nodes, max_positions, root])
+    payload = json.dumps(
+        [hand, seat, turnup, max_samples, contracts, max_nodes, max_positions, root]
+    )
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, payload], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
@@ -118,18 +128,43 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     from solo_analysis.advice import DEFAULT_MAX_SAMPLES
 
-    parser.add_argument("--max-samples", type=int, default=DEFAULT_MAX_SAMPLES,
-                        help=f"cap on deals per advise (default {DEFAULT_MAX_SAMPLES}, the library's)")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per hand (cold + warm)")
-    parser.add_argument("--contracts", default=None, help="comma-separated contracts (default: all)")
-    parser.add_argument("--hands", type=int, default=len(HANDS), help="how many of the typical hands")
-    parser.add_argument("--max-nodes", type=int, default=None,
-                        help="solver positions per question (default: the library's; 0: no limit)")
-    parser.add_argument("--max-positions", type=int, default=None,
-                        help="solver positions per advise (default: the library's; 0: no cap)")
-    parser.add_argument("--random", type=int, default=0, metavar="N",
-                        help="also N random hands (seats in turn; the labels give the hands below)")
-    parser.add_argument("--random-seed", type=int, default=7, help="seed of the random hands (default 7)")
+    parser.add_argument(
+        "--max-samples",
+        type=int,
+        default=DEFAULT_MAX_SAMPLES,
+        help=f"cap on deals per advise (default {DEFAULT_MAX_SAMPLES}, the library's)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=300.0, help="seconds per hand (cold + warm)"
+    )
+    parser.add_argument(
+        "--contracts", default=None, help="comma-separated contracts (default: all)"
+    )
+    parser.add_argument(
+        "--hands", type=int, default=len(HANDS), help="how many of the typical hands"
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=None,
+        help="solver positions per question (default: the library's; 0: no limit)",
+    )
+    parser.add_argument(
+        "--max-positions",
+        type=int,
+        default=None,
+        help="solver positions per advise (default: the library's; 0: no cap)",
+    )
+    parser.add_argument(
+        "--random",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N random hands (seats in turn; the labels give the hands below)",
+    )
+    parser.add_argument(
+        "--random-seed", type=int, default=7, help="seed of the random hands (default 7)"
+    )
     args = parser.parse_args(argv)
     contracts = None if args.contracts is None else args.contracts.split(",")
 
@@ -142,14 +177,24 @@ def main(argv: list[str] | None = None) -> None:
     extra = random_hands(args.random, args.random_seed)
     for label, hand, seat, turnup in extra:
         print(f"{label}: {hand} ({seat}, turn-up {turnup})")
-    header = (f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'Mpos':>6} "
-              f"{'stopped':<13} {'+-pts':>5} {'cold s':>8} {'warm s':>8}  advice (seed 1)")
+    header = (
+        f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'Mpos':>6} "
+        f"{'stopped':<13} {'+-pts':>5} {'cold s':>8} {'warm s':>8}  advice (seed 1)"
+    )
     print(header)
     print("-" * len(header))
     warms: list[float] = []
     for label, hand, seat, turnup in HANDS[: args.hands] + extra:
-        r = run_hand(hand, seat, turnup, args.max_samples, contracts, args.timeout, args.max_nodes,
-                     args.max_positions)
+        r = run_hand(
+            hand,
+            seat,
+            turnup,
+            args.max_samples,
+            contracts,
+            args.timeout,
+            args.max_nodes,
+            args.max_positions,
+        )
         cold = f"{r['cold']:.2f}" if "cold" in r else ("timeout" if r["timeout"] else "error")
         warm = f"{r['warm']:.2f}" if "warm" in r else ("timeout" if r["timeout"] else "-")
         deals = str(r.get("samples", "-"))
@@ -157,15 +202,20 @@ def main(argv: list[str] | None = None) -> None:
         note = r.get("advice", r.get("error", ""))
         mpos = f"{r['positions'] / 1e6:.1f}" if r.get("positions") is not None else "-"
         widest = f"{100 * r['widest']:.1f}" if "widest" in r else "-"
-        print(f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {mpos:>6} {r.get('stopped', '-'):<13} "
-              f"{widest:>5} {cold:>8} {warm:>8}  {note}", flush=True)
+        print(
+            f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {mpos:>6} {r.get('stopped', '-'):<13} "
+            f"{widest:>5} {cold:>8} {warm:>8}  {note}",
+            flush=True,
+        )
         if (label, hand, seat, turnup) in extra and "warm" in r:
             warms.append(r["warm"])
     if warms:
         import statistics
 
-        print(f"random hands, warm: median {statistics.median(warms):.2f} s, "
-              f"{min(warms):.2f}-{max(warms):.2f} s over {len(warms)}")
+        print(
+            f"random hands, warm: median {statistics.median(warms):.2f} s, "
+            f"{min(warms):.2f}-{max(warms):.2f} s over {len(warms)}"
+        )
 
 
 if __name__ == "__main__":

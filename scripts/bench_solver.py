@@ -37,7 +37,13 @@ from solo_analysis.cards import Deal as CardsDeal
 
 SUITS = "SHDC"  # suit index 0..3 = S, H, D, C (card code = suit * 13 + rank_index)
 SEATS = "NESW"  # seat 0..3 clockwise
-DENOMS = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}  # trump code, 4 = no trump; also endplay Denom order
+DENOMS = {
+    "S": 0,
+    "H": 1,
+    "D": 2,
+    "C": 3,
+    "NT": 4,
+}  # trump code, 4 = no trump; also endplay Denom order
 
 # (label, trump, target) for N+S, East leading
 DDS_QUESTIONS = [
@@ -91,7 +97,9 @@ class DDS:
         # score: -1 target not reached, 0 no trick possible, else target
         return self.fut.score[0] >= target
 
-    def side_can_make(self, ep_deal, trump: int, leader: int, side: tuple[int, ...], target: int) -> bool:
+    def side_can_make(
+        self, ep_deal, trump: int, leader: int, side: tuple[int, ...], target: int
+    ) -> bool:
         """Can a partnership (N+S or E+W) take >= target tricks with ``leader`` on lead?"""
         self.nodes = 0
         if target <= 0:
@@ -114,10 +122,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=200, help="number of random deals (default 200)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    ap.add_argument("--threads", type=int, default=1, help="numba threads for solve_batch (default 1)")
+    ap.add_argument(
+        "--threads", type=int, default=1, help="numba threads for solve_batch (default 1)"
+    )
     ap.add_argument("--only-dds", action="store_true", help="time DDS only (our solver not needed)")
-    ap.add_argument("--one-deals", type=int, default=100,
-                    help="deals for the one-declarer questions (default 100; 0 skips them)")
+    ap.add_argument(
+        "--one-deals",
+        type=int,
+        default=100,
+        help="deals for the one-declarer questions (default 100; 0 skips them)",
+    )
     args = ap.parse_args(argv)
 
     deals = random_deals(args.deals, args.seed)
@@ -148,7 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     header = f"{'question':<22}{'DDS yes':>8}{'DDS total':>12}{'DDS/deal':>12}"
     if not args.only_dds:
-        header += f"{'ours total':>12}{'ours/deal':>12}{'ours max':>12}{'median r':>10}{'total r':>9}"
+        header += (
+            f"{'ours total':>12}{'ours/deal':>12}{'ours max':>12}{'median r':>10}{'total r':>9}"
+        )
     print(header)
     node_lines = []
     for label, trump, target in DDS_QUESTIONS:
@@ -170,7 +186,9 @@ def main(argv: list[str] | None = None) -> int:
                 o_ans[i] = solve(pbns[i], trump=label, leader="E", declarers="NS", target=target)
                 o_times[i] = time.perf_counter() - t0
             ratios = o_times / d_times
-            line += f"{fmt_s(o_times.sum()):>12}{fmt_s(o_times.mean()):>12}{fmt_s(o_times.max()):>12}"
+            line += (
+                f"{fmt_s(o_times.sum()):>12}{fmt_s(o_times.mean()):>12}{fmt_s(o_times.max()):>12}"
+            )
             line += f"{statistics.median(ratios):>10.2f}{o_times.sum() / d_times.sum():>9.2f}"
             bad = np.flatnonzero(o_ans != d_ans)
             b_ans = solve_batch(deals, trump=trump, leader=east, declarers=ns, target=target)
@@ -188,21 +206,29 @@ def main(argv: list[str] | None = None) -> int:
         if solve is not None:
             for i in bad:
                 mismatches += 1
-                print(f"  !!! MISMATCH solve: {pbns[i]!r} trump={label} leader=E declarers=NS "
-                      f"target={target}: DDS {bool(d_ans[i])}, ours {bool(o_ans[i])}")
+                print(
+                    f"  !!! MISMATCH solve: {pbns[i]!r} trump={label} leader=E declarers=NS "
+                    f"target={target}: DDS {bool(d_ans[i])}, ours {bool(o_ans[i])}"
+                )
             for i in bad_batch:
                 mismatches += 1
-                print(f"  !!! MISMATCH solve_batch: {pbns[i]!r} trump={label} leader=E declarers=NS "
-                      f"target={target}: DDS {bool(d_ans[i])}, ours {bool(b_ans[i])}")
+                print(
+                    f"  !!! MISMATCH solve_batch: {pbns[i]!r} trump={label} leader=E declarers=NS "
+                    f"target={target}: DDS {bool(d_ans[i])}, ours {bool(b_ans[i])}"
+                )
 
     if solve is None:
         print("\n(--only-dds: our solver not timed)")
         return 0
     print()
-    print("search size: trick-boundary positions entered (DDS: futureTricks.nodes; ours: solver.search_nodes),")
+    print(
+        "search size: trick-boundary positions entered (DDS: futureTricks.nodes; ours: solver.search_nodes),"
+    )
     print("time per such position, and our positions of every kind (card plays)")
-    print(f"{'question':<22}{'DDS tricks':>12}{'our tricks':>12}{'ratio':>8}{'DDS ns/t':>11}{'our ns/t':>11}"
-          f"{'our plays':>14}")
+    print(
+        f"{'question':<22}{'DDS tricks':>12}{'our tricks':>12}{'ratio':>8}{'DDS ns/t':>11}{'our ns/t':>11}"
+        f"{'our plays':>14}"
+    )
     for line in node_lines:
         print(line)
 
@@ -212,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     n = len(deals)
     print()
     print(f"one-declarer questions (declarer S; eldest N leads unless stated), {n} deals")
-    print(f"{'contract':<34}{'yes':>6}{'solve/s':>10}{'mean':>12}{'max':>12}{'batch/s':>10}{'batch yes':>10}")
+    print(
+        f"{'contract':<34}{'yes':>6}{'solve/s':>10}{'mean':>12}{'max':>12}{'batch/s':>10}{'batch yes':>10}"
+    )
     one = [
         ("Solo: 5, trump H", "H", "N", False, 5),
         ("Abundance: 9, trump H", "H", "N", False, 9),
@@ -224,19 +252,29 @@ def main(argv: list[str] | None = None) -> int:
         ans = np.empty(n, dtype=bool)
         for i in range(n):
             t0 = time.perf_counter()
-            ans[i] = solve(pbns[i], trump=trump, leader=leader, declarers="S", misere=misere, target=target)
+            ans[i] = solve(
+                pbns[i], trump=trump, leader=leader, declarers="S", misere=misere, target=target
+            )
             times[i] = time.perf_counter() - t0
         t0 = time.perf_counter()
         b = np.asarray(
-            solve_batch(deals, trump=trump, leader=leader, declarers="S", misere=misere, target=target), dtype=bool
+            solve_batch(
+                deals, trump=trump, leader=leader, declarers="S", misere=misere, target=target
+            ),
+            dtype=bool,
         )
         bt = time.perf_counter() - t0
-        print(f"{name:<34}{int(ans.sum()):>6}{n / times.sum():>10.1f}{fmt_s(times.mean()):>12}"
-              f"{fmt_s(times.max()):>12}{n / bt:>10.1f}{int(b.sum()):>10}", flush=True)
+        print(
+            f"{name:<34}{int(ans.sum()):>6}{n / times.sum():>10.1f}{fmt_s(times.mean()):>12}"
+            f"{fmt_s(times.max()):>12}{n / bt:>10.1f}{int(b.sum()):>10}",
+            flush=True,
+        )
         for i in np.flatnonzero(b != ans):
             mismatches += 1
-            print(f"  !!! MISMATCH solve vs solve_batch: {pbns[i]!r} {name}: solve {bool(ans[i])}, "
-                  f"batch {bool(b[i])}")
+            print(
+                f"  !!! MISMATCH solve vs solve_batch: {pbns[i]!r} {name}: solve {bool(ans[i])}, "
+                f"batch {bool(b[i])}"
+            )
 
     print()
     if mismatches:

@@ -47,8 +47,28 @@ def _count(hands, trump, leader, npl, led, wc, ws, tmask, side_mask, need, tt, m
     index[:, 0] = 0
     st = np.empty((56, 32), dtype=np.int64)
     nodes = _solver._budget(0)
-    ok = _solver._search(h, leader, need, trump, maxer, counted, wants, True, info, index,
-                         moves, scores, st, hist, npl, led, wc, ws, tmask, nodes)
+    ok = _solver._search(
+        h,
+        leader,
+        need,
+        trump,
+        maxer,
+        counted,
+        wants,
+        True,
+        info,
+        index,
+        moves,
+        scores,
+        st,
+        hist,
+        npl,
+        led,
+        wc,
+        ws,
+        tmask,
+        nodes,
+    )
     return ok, nodes[2]
 
 
@@ -113,8 +133,9 @@ class _DDS:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("pbn", help="the deal, e.g. 'N:AKQ.JT9.876.5432 ...'")
-    ap.add_argument("prefix", nargs="*",
-                    help="cards played from the start, e.g. S8 7S (any card notation)")
+    ap.add_argument(
+        "prefix", nargs="*", help="cards played from the start, e.g. S8 7S (any card notation)"
+    )
     ap.add_argument("--trump", required=True, choices=list(TRUMPS))
     ap.add_argument("--leader", required=True, choices=list(SEATS))
     ap.add_argument("--declarers", required=True, help="the declarer side, e.g. NS")
@@ -124,8 +145,9 @@ def main(argv: list[str] | None = None) -> int:
 
     side = args.declarers.upper()
     try:
-        _, tr, ld, side_mask, masks = _prepare(args.pbn, None if args.trump == "NT" else args.trump,
-                                               args.leader, side, False)
+        _, tr, ld, side_mask, masks = _prepare(
+            args.pbn, None if args.trump == "NT" else args.trump, args.leader, side, False
+        )
         prefix = [int(parse_card(c)) for c in args.prefix]
     except SoloAnalysisError as e:  # a bad deal, card or side: one line, no traceback
         raise SystemExit(f"error: {e}") from None
@@ -139,8 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         h, lead, npl, led, wc, ws_, tmask, need = _state(masks, tr, ld, side, args.need, pre)
         to_play = (lead + npl) % 4
         left = bin(int(h[to_play])).count("1")
-        ok, ours = _count(h, tr, lead, npl, led, wc, ws_, tmask, side_mask, need, ws.tt, ws.moves,
-                          ws.scores)
+        ok, ours = _count(
+            h, tr, lead, npl, led, wc, ws_, tmask, side_mask, need, ws.tt, ws.moves, ws.scores
+        )
         text = f"{'yes' if ok else 'no ':<4}ours {ours:>11,}"
         if dds is not None:
             dok, dn = dds.count(args.pbn, args.trump, args.leader, side, need, pre, to_play, left)

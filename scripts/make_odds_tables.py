@@ -53,39 +53,83 @@ class _TimeUp(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=DEFAULT_DEALS, help=f"deals per rule set (default {DEFAULT_DEALS})")
+    ap.add_argument(
+        "--deals",
+        type=int,
+        default=DEFAULT_DEALS,
+        help=f"deals per rule set (default {DEFAULT_DEALS})",
+    )
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
-    ap.add_argument("--rules", action="append", default=None,
-                    help=f"rule set (repeatable; default {', '.join(DEFAULT_RULES)})")
-    ap.add_argument("--out", type=Path, default=DATA, help="root directory (default: the repository's data/)")
-    ap.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, help=f"deals per chunk (default {DEFAULT_CHUNK})")
-    ap.add_argument("--scheduler", default=None, help="dask scheduler address, or 'local' (default: this process)")
-    ap.add_argument("--threads", type=int, default=None, help="numba threads without --scheduler (default: all)")
-    ap.add_argument("--hours", type=float, default=None, help="stop after about this long (rerun to resume)")
-    ap.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,
-                    help=f"solver positions per question before an answer is left unsolved "
-                         f"(default {DEFAULT_MAX_NODES:,}; 0: every answer exact)")
-    ap.add_argument("--reuse-from", default=DEFAULT_RULES[0], metavar="RULES",
-                    help=f"another rule set takes this one's answers (OUT/RULES) to the questions both ask "
-                         f"(default {DEFAULT_RULES[0]})")
-    ap.add_argument("--no-reuse", action="store_true", help="solve every question of every rule set")
+    ap.add_argument(
+        "--rules",
+        action="append",
+        default=None,
+        help=f"rule set (repeatable; default {', '.join(DEFAULT_RULES)})",
+    )
+    ap.add_argument(
+        "--out", type=Path, default=DATA, help="root directory (default: the repository's data/)"
+    )
+    ap.add_argument(
+        "--chunk-size",
+        type=int,
+        default=DEFAULT_CHUNK,
+        help=f"deals per chunk (default {DEFAULT_CHUNK})",
+    )
+    ap.add_argument(
+        "--scheduler",
+        default=None,
+        help="dask scheduler address, or 'local' (default: this process)",
+    )
+    ap.add_argument(
+        "--threads", type=int, default=None, help="numba threads without --scheduler (default: all)"
+    )
+    ap.add_argument(
+        "--hours", type=float, default=None, help="stop after about this long (rerun to resume)"
+    )
+    ap.add_argument(
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        help=f"solver positions per question before an answer is left unsolved "
+        f"(default {DEFAULT_MAX_NODES:,}; 0: every answer exact)",
+    )
+    ap.add_argument(
+        "--reuse-from",
+        default=DEFAULT_RULES[0],
+        metavar="RULES",
+        help=f"another rule set takes this one's answers (OUT/RULES) to the questions both ask "
+        f"(default {DEFAULT_RULES[0]})",
+    )
+    ap.add_argument(
+        "--no-reuse", action="store_true", help="solve every question of every rule set"
+    )
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args(argv)
 
-    command = " ".join(shlex.quote(a) for a in ["python", "scripts/make_odds_tables.py", *(argv or sys.argv[1:])])
+    command = " ".join(
+        shlex.quote(a) for a in ["python", "scripts/make_odds_tables.py", *(argv or sys.argv[1:])]
+    )
     deadline = None if args.hours is None else time.monotonic() + 3600 * args.hours
 
     def progress(done: int, total: int, chunk: int, n_chunks: int, rate: float | None) -> None:
         if not args.quiet:
             speed = f", {rate:.3g} deals/s" if rate else ""
-            print(f"  chunk {chunk + 1}/{n_chunks}: {done}/{total} deals{speed}", file=sys.stderr, flush=True)
+            print(
+                f"  chunk {chunk + 1}/{n_chunks}: {done}/{total} deals{speed}",
+                file=sys.stderr,
+                flush=True,
+            )
         if deadline is not None and time.monotonic() > deadline:
             raise _TimeUp
 
     for rules in args.rules or DEFAULT_RULES:
         out = args.out / rules
         first = args.out / args.reuse_from
-        reuse = None if args.no_reuse or rules == args.reuse_from or not (first / "manifest.json").exists() else first
+        reuse = (
+            None
+            if args.no_reuse or rules == args.reuse_from or not (first / "manifest.json").exists()
+            else first
+        )
         print(f"{rules}: {args.deals} deals, seed {args.seed} -> {out}"
               + ("" if reuse is None else f", reusing the answers of {first}"), file=sys.stderr, flush=True)  # fmt: skip
         try:
@@ -95,7 +139,10 @@ def main(argv: list[str] | None = None) -> int:
                 max_nodes=args.max_nodes or None, reuse=reuse,
             )  # fmt: skip
         except _TimeUp:
-            print("time budget spent: finished chunks are kept; run the same command to resume", file=sys.stderr)
+            print(
+                "time budget spent: finished chunks are kept; run the same command to resume",
+                file=sys.stderr,
+            )
             return 3
         except SoloAnalysisError as exc:
             print(f"make_odds_tables: error: {exc}", file=sys.stderr)

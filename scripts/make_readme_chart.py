@@ -28,7 +28,9 @@ CONTRACTS = None  # every contract of the rule set
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=64)
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "docs" / "advice.png")
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).resolve().parents[1] / "docs" / "advice.png"
+    )
     parser.add_argument("--dpi", type=float, default=100)
     args = parser.parse_args(argv)
 
@@ -42,7 +44,9 @@ def main(argv: list[str] | None = None) -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     save_figure(advice_chart(advice), args.out, dpi=args.dpi)
     print(advice.summary())
-    print(f"{advice.samples} deals in {seconds:.1f} s; wrote {args.out} ({args.out.stat().st_size} bytes)")
+    print(
+        f"{advice.samples} deals in {seconds:.1f} s; wrote {args.out} ({args.out.stat().st_size} bytes)"
+    )
 
 
 if __name__ == "__main__":

@@ -84,7 +84,9 @@ def denominations(contract: Contract, turnup_suit: int | None) -> list[int]:
         return [s for s in range(4) if s != turnup_suit]
     if rule == "declarer-or-none":
         return [0, 1, 2, 3, NT]
-    raise RuleSetError(f"contract {contract.name!r} has an unknown trump rule {rule!r}")  # pragma: no cover
+    raise RuleSetError(
+        f"contract {contract.name!r} has an unknown trump rule {rule!r}"
+    )  # pragma: no cover
 
 
 def build_rows(
@@ -120,13 +122,24 @@ def build_rows(
             derived = "any" if c.partnership else "best"
             base = rows[start]
             rows.append(
-                Row(c, base.trump, None, derived, base.side, leader, binary, values,
-                     sources=list(range(start, start + n_fixed)))
+                Row(
+                    c,
+                    base.trump,
+                    None,
+                    derived,
+                    base.side,
+                    leader,
+                    binary,
+                    values,
+                    sources=list(range(start, start + n_fixed)),
+                )
             )
     return rows
 
 
-def solve_rows(rows: list[Row], deals: np.ndarray, model: PlayModel, exact: bool | None) -> np.ndarray:
+def solve_rows(
+    rows: list[Row], deals: np.ndarray, model: PlayModel, exact: bool | None
+) -> np.ndarray:
     """Solve every fixed row on ``deals``; identical problems are solved once, targets chained.
 
     Appends to each fixed row its results on ``deals``: ``made`` as floats 1.0 / 0.0 and NaN
@@ -180,7 +193,7 @@ def solve_rows(rows: list[Row], deals: np.ndarray, model: PlayModel, exact: bool
                 r.made.append(made)
                 r.tricks.append(got)
         counts = []
-        for (c, idx), got in zip(asked, answers[len(answers) - len(asked):]):
+        for (c, idx), got in zip(asked, answers[len(answers) - len(asked) :]):
             status = c.status.copy()
             status[idx] = np.where(got < 0, -1, got > 0)
             # a harder target made settles the easier ones given up on

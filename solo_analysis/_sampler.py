@@ -203,6 +203,9 @@ def deal_batch(
                     if hcp[seat] < hcp_lo[seat] or hcp[seat] > hcp_hi[seat]:
                         ok = False
                     for suit in range(4):
-                        if lens[seat, suit] < len_lo[seat, suit] or lens[seat, suit] > len_hi[seat, suit]:
+                        if (
+                            lens[seat, suit] < len_lo[seat, suit]
+                            or lens[seat, suit] > len_hi[seat, suit]
+                        ):
                             ok = False
             accept[i] = ok

@@ -70,7 +70,9 @@ NT = 4
 _MASK13 = 0x1FFF
 _SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
 _RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
-_HIBIT = np.array([0] + [i.bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)  # highest set bit
+_HIBIT = np.array(
+    [0] + [i.bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64
+)  # highest set bit
 _LOWBIT = np.array([0] + [(i & -i).bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)
 _HASH_A = 0x1F3D5B79A3C4E2B5 & 0x7FFFFFFFFFFFFFFF
 _HASH_B = 0x2545F4914F6CDD1D
@@ -114,6 +116,7 @@ def _borrow(typingctx, arr):
     become tests of a NULL pointer.  200 random deals, N+S 8 in hearts and 5 / 9 NT: -0.6
     to -3.3 % time (10 runs), same positions.
     """
+
     def codegen(context, builder, sig, args):
         val = args[0]
         return builder.insert_value(val, _ir.Constant(val.type.elements[0], None), 0)
@@ -129,6 +132,7 @@ def _next_task(typingctx, counter):
     counter, so a thread that drew short tasks takes over more of them while another works
     through a long one (numba's OpenMP layer splits a ``prange`` into fixed blocks up front).
     """
+
     def codegen(context, builder, sig, args):
         ary = context.make_array(sig.args[0])(context, builder, args[0])
         return builder.atomic_rmw("add", ary.data, _ir.Constant(_ir.IntType(64), 1), "monotonic")
@@ -260,8 +264,11 @@ def _opponent_can_ruff(h, s, trump, maxer, side):
     if trump >= 4 or s == trump:
         return False
     for o in range(4):
-        if maxer[o] != side and ((h[o] >> (13 * s)) & _MASK13) == 0 \
-                and ((h[o] >> (13 * trump)) & _MASK13) != 0:
+        if (
+            maxer[o] != side
+            and ((h[o] >> (13 * s)) & _MASK13) == 0
+            and ((h[o] >> (13 * trump)) & _MASK13) != 0
+        ):
             return True
     return False
 
@@ -282,8 +289,9 @@ _LEAD_SIZE_WEIGHT_TRUMPS = 10  # retuned with the other trump-contract lead weig
 # or reference counting of the arrays they take at every node; same-run timings on bridge
 # questions (100 deals, node counts unchanged) 6-12 % less time, for ~1 s more compilation.
 @njit(cache=True, inline="always")
-def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants, moves, scores, depth,
-               hist):
+def _gen_moves(
+    h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants, moves, scores, depth, hist
+):
     """Fill ``moves[depth]`` with one card per equivalence run, best first; return count."""
     hand = h[seat]
     live = h[0] | h[1] | h[2] | h[3] | tmask
@@ -421,7 +429,7 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                 # deals (-2 to +7 %), so those weights stay as they were.
                 if want:
                     if top:
-                        sc = 60 + slen           # cash a winner
+                        sc = 60 + slen  # cash a winner
                     elif mate_top:
                         # cross to a team-mate's winner: high (unblocking), but low to
                         # a partner across the table in a two-against-two trump contract
@@ -452,9 +460,9 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                         # in trumps than every defender, or a bonus of 0 otherwise: worse
                         sc += 30 if n_opp == 3 else -15
                     if opp_top:
-                        sc += 15                 # knock out an opponent's winner
+                        sc += 15  # knock out an opponent's winner
                     if rho_top and trump < 4:
-                        sc -= 10                 # (without: Solo +10 % nodes)
+                        sc -= 10  # (without: Solo +10 % nodes)
                     if rho_top and trump == 4 and not top:
                         # at no trump, into the top card of the hand that plays last (who
                         # wins cheaply), the more so the higher the card: 8 / 5 / 9, East
@@ -462,7 +470,7 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                         # -3 % (200, seed 2), held out -6 / -6 / -8 % (150, seed 3)
                         sc -= 15 + r
                 elif maxer[seat]:
-                    sc = 40                      # misère defence (see the follow weights)
+                    sc = 40  # misère defence (see the follow weights)
                 else:
                     sc = 40 - r
                 sc -= (_LEAD_SIZE_WEIGHT if trump == 4 else _LEAD_SIZE_WEIGHT_TRUMPS) * opp_cards
@@ -489,24 +497,25 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                         sc = 30 - r
                     elif beats:
                         if not opp_after:
-                            sc = 50 - r          # last of its side: win cheaply
+                            sc = 50 - r  # last of its side: win cheaply
                         elif (s == led and c > opp_hi and opp_thi < 0) or (
-                                s != led and c > opp_thi):
-                            sc = 70 - r          # wins whatever the opponents play: cheaply
+                            s != led and c > opp_thi
+                        ):
+                            sc = 70 - r  # wins whatever the opponents play: cheaply
                         elif top and s != trump:
-                            sc = 55              # a sure winner in the suit
+                            sc = 55  # a sure winner in the suit
                         elif mate_after:
                             sc = 35 if trump == 4 else 30  # leave it to a team-mate
                         elif trump == 4:
-                            sc = 45 + r          # win as high as possible
+                            sc = 45 + r  # win as high as possible
                         else:
                             sc = 45
                         if s == trump and led != trump:
-                            sc -= r              # a ruff (or over-ruff): as low as wins
+                            sc -= r  # a ruff (or over-ruff): as low as wins
                     else:
                         sc = 20 - r
                     if trump == 4 and s != led:
-                        sc += 4 * slen           # a discard
+                        sc += 4 * slen  # a discard
                     elif s != led and s != trump:
                         # a discard in a trump contract: from long suits, less strongly.
                         # 8 / 5 / 9 in hearts, East leading, positions -8 / -2 / -17 % (100
@@ -531,9 +540,9 @@ def _gen_moves(h, seat, npl, led, win_card, win_seat, tmask, trump, maxer, wants
                         sc += slen
                 else:
                     if beats:
-                        sc = 10 - r              # a card that wins: last, lowest first
+                        sc = 10 - r  # a card that wins: last, lowest first
                     else:
-                        sc = 40                  # a card that ducks
+                        sc = 40  # a card that ducks
             hv = hist[seat, c]
             if hv > 1048575:
                 hv = 1048575
@@ -868,25 +877,25 @@ def _all_tricks_bound(h, live, maxer, need, rem):
 # the search (iterative: numba cannot load cached recursive functions)
 # ---------------------------------------------------------------------------
 # columns of the per-depth state array ``st`` (int64, shape (56, 32))
-_NPL = 0      # cards already played to the current trick
-_LEADER = 1   # seat that led the current trick
-_LED = 2      # suit led (-1 at a trick boundary)
-_WC = 3       # card winning the trick so far; at a boundary: the last trick's winner
-_WS = 4       # seat winning the trick so far
-_TMASK = 5    # cards played to the current trick
-_NEED = 6     # counted tricks still needed from here
-_SEAT = 7     # seat to play
-_NM = 8       # number of generated moves
-_I = 9        # next move to try
-_SLOT = 10    # transposition-table bucket number (boundary nodes still to be stored) or -1
-_CARD = 11    # card being tried
-_REL = 12     # relevant cards (52-bit) gathered from the children searched
-_LENS = 13    # hand-suit lengths key of a boundary node
-_SEQ = 14     # 14..17: owner sequence of each suit's live cards
-_NLIVE = 18   # 18..21: live cards in each suit
-_LW = 22     # 4 bits a suit: moves of the mover below this rank are skipped (15: none)
-_KEY = 23    # table key of a boundary node (:func:`_tt_key`)
-_SIG = 24    # owners of each suit's top two live cards at a boundary node (see the table)
+_NPL = 0  # cards already played to the current trick
+_LEADER = 1  # seat that led the current trick
+_LED = 2  # suit led (-1 at a trick boundary)
+_WC = 3  # card winning the trick so far; at a boundary: the last trick's winner
+_WS = 4  # seat winning the trick so far
+_TMASK = 5  # cards played to the current trick
+_NEED = 6  # counted tricks still needed from here
+_SEAT = 7  # seat to play
+_NM = 8  # number of generated moves
+_I = 9  # next move to try
+_SLOT = 10  # transposition-table bucket number (boundary nodes still to be stored) or -1
+_CARD = 11  # card being tried
+_REL = 12  # relevant cards (52-bit) gathered from the children searched
+_LENS = 13  # hand-suit lengths key of a boundary node
+_SEQ = 14  # 14..17: owner sequence of each suit's live cards
+_NLIVE = 18  # 18..21: live cards in each suit
+_LW = 22  # 4 bits a suit: moves of the mover below this rank are skipped (15: none)
+_KEY = 23  # table key of a boundary node (:func:`_tt_key`)
+_SIG = 24  # owners of each suit's top two live cards at a boundary node (see the table)
 
 
 @njit(cache=True, inline="always")
@@ -1061,8 +1070,12 @@ def _tt_store(info, index, b, st, d, h, value, rel, exact):
     way = -1
     for w in range(_fill(index, b) - 1, -1, -1):
         slot = base + w
-        if ((index[b, 1 + w] & ~np.int64(255)) == head and info[slot, 2] == key
-                and info[slot, 0] == p01 and info[slot, 1] == p23):
+        if (
+            (index[b, 1 + w] & ~np.int64(255)) == head
+            and info[slot, 2] == key
+            and info[slot, 0] == p01
+            and info[slot, 1] == p23
+        ):
             way = w
             break
     if way < 0:
@@ -1167,8 +1180,28 @@ def _sure_lead(h, leader, trump, maxer):
 
 
 @njit(cache=True)
-def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, index,
-            moves, scores, st, hist, npl0, led0, wc0, ws0, tmask0, nodes):
+def _search(
+    h,
+    leader0,
+    need0,
+    trump,
+    maxer,
+    counted,
+    wants,
+    normal,
+    info,
+    index,
+    moves,
+    scores,
+    st,
+    hist,
+    npl0,
+    led0,
+    wc0,
+    ws0,
+    tmask0,
+    nodes,
+):
     """Zero-window search: can ``maxer`` force ``counted`` >= need0 from here?
 
     ``nodes = [count, limit, boundaries]``: every node entered adds 1 to ``count`` (and a
@@ -1271,8 +1304,11 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, index
                     # A side needing every trick with no trumps about: 100 random deals,
                     # N+S 8 / 5 / 9 at no trump: -3 / -5 / -7 % boundary positions; deals of
                     # 11-13 cards, every declarer side and target: -56 % card plays.
-                    if not resolved and (need == rem or need == 1) and (
-                            trump == 4 or ((live >> (13 * trump)) & _MASK13) == 0):
+                    if (
+                        not resolved
+                        and (need == rem or need == 1)
+                        and (trump == 4 or ((live >> (13 * trump)) & _MASK13) == 0)
+                    ):
                         dec, v, lrel = _all_tricks_bound(h, live, maxer, need, rem)
                         if dec:
                             value = v
@@ -1374,9 +1410,22 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, index
             if not resolved:
                 seat = (leader + npl) & 3
                 st[d, _SEAT] = seat
-                st[d, _NM] = _gen_moves(h, seat, npl, st[d, _LED], st[d, _WC], st[d, _WS],
-                                        st[d, _TMASK], trump, maxer, wants, moves, scores, d,
-                                        hist)
+                st[d, _NM] = _gen_moves(
+                    h,
+                    seat,
+                    npl,
+                    st[d, _LED],
+                    st[d, _WC],
+                    st[d, _WS],
+                    st[d, _TMASK],
+                    trump,
+                    maxer,
+                    wants,
+                    moves,
+                    scores,
+                    d,
+                    hist,
+                )
                 st[d, _I] = 0
                 st[d, _LW] = 0xFFFF
                 entering = False
@@ -1457,8 +1506,9 @@ def _search(h, leader0, need0, trump, maxer, counted, wants, normal, info, index
             # The moves searched stood for whole runs of equivalent cards: a run that
             # crosses the lowest relevant card of its suit becomes relevant down to its end.
             rel = st[d, _REL]
-            rel |= _straddling_runs(h[seat], st[d, _NPL], st[d, _LED], rel,
-                                    h[0] | h[1] | h[2] | h[3] | st[d, _TMASK])
+            rel |= _straddling_runs(
+                h[seat], st[d, _NPL], st[d, _LED], rel, h[0] | h[1] | h[2] | h[3] | st[d, _TMASK]
+            )
             if st[d, _SLOT] >= 0:
                 _tt_store(info, index, st[d, _SLOT], st, d, h, value, rel, EXACT_TT)
         # ---------------- return (value, rel) from node d to its parent ----------------
@@ -1509,12 +1559,33 @@ def _roles(side_mask, misere):
 
 
 @njit(cache=True)
-def _can_make(h, trump, leader, maxer, counted, wants, normal, need, tt, moves, scores,
-              hist, nodes):
+def _can_make(
+    h, trump, leader, maxer, counted, wants, normal, need, tt, moves, scores, hist, nodes
+):
     info, index = tt
     st = np.empty((56, 32), dtype=np.int64)
-    return _search(h, leader, need, trump, maxer, counted, wants, normal, info, index,
-                   moves, scores, st, hist, 0, -1, -1, -1, 0, nodes)
+    return _search(
+        h,
+        leader,
+        need,
+        trump,
+        maxer,
+        counted,
+        wants,
+        normal,
+        info,
+        index,
+        moves,
+        scores,
+        st,
+        hist,
+        0,
+        -1,
+        -1,
+        -1,
+        0,
+        nodes,
+    )
 
 
 @njit(cache=True)
@@ -1534,8 +1605,7 @@ def _budget(max_nodes):
 
 
 @njit(cache=True)
-def solve_position(hands, trump, leader, side_mask, misere, target, tt, moves, scores,
-                   max_nodes):
+def solve_position(hands, trump, leader, side_mask, misere, target, tt, moves, scores, max_nodes):
     """Solve one position given as ``hands: int64[4]`` bitmasks.
 
     Returns the declarer side's trick count under perfect play when ``target < 0``;
@@ -1543,8 +1613,9 @@ def solve_position(hands, trump, leader, side_mask, misere, target, tt, moves, s
     takes <= target".  Returns -1 if the search needed more than ``max_nodes`` nodes
     (in all, over the searches one answer takes; ``max_nodes <= 0``: no limit).
     """
-    return _solve_counted(hands, trump, leader, side_mask, misere, target, tt, moves, scores,
-                          _budget(max_nodes))
+    return _solve_counted(
+        hands, trump, leader, side_mask, misere, target, tt, moves, scores, _budget(max_nodes)
+    )
 
 
 @njit(cache=True)
@@ -1562,11 +1633,37 @@ def _solve_counted(hands, trump, leader, side_mask, misere, target, tt, moves, s
     if target >= 0:
         if misere:
             # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
-            ok = not _can_make(h, trump, leader, maxer, counted, wants, normal, target + 1,
-                               tt, moves, scores, hist, nodes)
+            ok = not _can_make(
+                h,
+                trump,
+                leader,
+                maxer,
+                counted,
+                wants,
+                normal,
+                target + 1,
+                tt,
+                moves,
+                scores,
+                hist,
+                nodes,
+            )
         else:
-            ok = _can_make(h, trump, leader, maxer, counted, wants, normal, target, tt,
-                           moves, scores, hist, nodes)
+            ok = _can_make(
+                h,
+                trump,
+                leader,
+                maxer,
+                counted,
+                wants,
+                normal,
+                target,
+                tt,
+                moves,
+                scores,
+                hist,
+                nodes,
+            )
         if nodes[0] > nodes[1]:
             return -1
         return 1 if ok else 0
@@ -1575,8 +1672,9 @@ def _solve_counted(hands, trump, leader, side_mask, misere, target, tt, moves, s
     hi = n
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        ok = _can_make(h, trump, leader, maxer, counted, wants, normal, mid, tt, moves,
-                       scores, hist, nodes)
+        ok = _can_make(
+            h, trump, leader, maxer, counted, wants, normal, mid, tt, moves, scores, hist, nodes
+        )
         if nodes[0] > nodes[1]:
             return -1
         if ok:
@@ -1613,8 +1711,28 @@ def solve_after_lead(hands, trump, leader, card, side_mask, misere, tt, moves, s
     hi = n
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if _search(h, leader, mid, trump, maxer, counted, wants, normal, info, index,
-                   moves, scores, st, hist, 1, card // 13, card, leader, bit, _budget(0)):
+        if _search(
+            h,
+            leader,
+            mid,
+            trump,
+            maxer,
+            counted,
+            wants,
+            normal,
+            info,
+            index,
+            moves,
+            scores,
+            st,
+            hist,
+            1,
+            card // 13,
+            card,
+            leader,
+            bit,
+            _budget(0),
+        ):
             lo = mid
         else:
             hi = mid - 1
@@ -1654,8 +1772,9 @@ def new_tables(threads: int, bits: int):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, indexes, moves,
-               scores, max_nodes):
+def solve_many(
+    masks, deal, trump, leader, side_mask, misere, target, infos, indexes, moves, scores, max_nodes
+):
     """Solve tasks in parallel: task ``i`` is deal ``deal[i]`` of ``masks: int64[n, 4]`` with its
     own question (``trump[i]``, ``leader[i]``, ``side_mask[i]``, ``misere[i]``, ``target[i]``, as
     for :func:`solve_position`); returns ``int8`` answers, -1 where over ``max_nodes``, and
@@ -1681,9 +1800,18 @@ def solve_many(masks, deal, trump, leader, side_mask, misere, target, infos, ind
             if i >= n:
                 break
             nodes = _budget(max_nodes)
-            out[i] = _solve_counted(masks[deal[i]], trump[i], leader[i], side_mask[i],
-                                    misere[i], target[i], (infos[t], indexes[t]), moves[t],
-                                    scores[t], nodes)
+            out[i] = _solve_counted(
+                masks[deal[i]],
+                trump[i],
+                leader[i],
+                side_mask[i],
+                misere[i],
+                target[i],
+                (infos[t], indexes[t]),
+                moves[t],
+                scores[t],
+                nodes,
+            )
             work[i] = nodes[0]
     return out, work
 

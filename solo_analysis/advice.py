@@ -207,7 +207,14 @@ class PlayModel:
         raise NotImplementedError
 
     def makes(
-        self, deals: np.ndarray, *, trump: int, leader: int, side: tuple[int, ...], misere: bool, target: int
+        self,
+        deals: np.ndarray,
+        *,
+        trump: int,
+        leader: int,
+        side: tuple[int, ...],
+        misere: bool,
+        target: int,
     ) -> np.ndarray:
         """Whether the declarer side reaches ``target`` (misère: stays at or under it).
 
@@ -228,11 +235,26 @@ class PlayModel:
         for q in questions:
             part = deals if q.subset is None else deals[q.subset]
             if q.target is None:
-                out.append(np.asarray(self.tricks(part, trump=q.trump, leader=q.leader, side=q.side,
-                                                  misere=q.misere)).astype(np.int8))
+                out.append(
+                    np.asarray(
+                        self.tricks(
+                            part, trump=q.trump, leader=q.leader, side=q.side, misere=q.misere
+                        )
+                    ).astype(np.int8)
+                )
             else:
-                out.append(np.asarray(self.makes(part, trump=q.trump, leader=q.leader, side=q.side,
-                                                 misere=q.misere, target=q.target)).astype(np.int8))
+                out.append(
+                    np.asarray(
+                        self.makes(
+                            part,
+                            trump=q.trump,
+                            leader=q.leader,
+                            side=q.side,
+                            misere=q.misere,
+                            target=q.target,
+                        )
+                    ).astype(np.int8)
+                )
         return out
 
 
@@ -265,8 +287,12 @@ class DoubleDummy(PlayModel):
     def ask(self, deals, questions):  # noqa: D102
         from .solver import Question, solve_questions
 
-        asked = [Question(q.trump, q.leader, q.side, q.misere, q.target, q.subset) for q in questions]
-        answers, work = solve_questions(deals, asked, max_nodes=self.max_nodes, return_positions=True)
+        asked = [
+            Question(q.trump, q.leader, q.side, q.misere, q.target, q.subset) for q in questions
+        ]
+        answers, work = solve_questions(
+            deals, asked, max_nodes=self.max_nodes, return_positions=True
+        )
         self.positions += sum(int(w.sum()) for w in work)
         return [a.astype(np.int8) for a in answers]
 
@@ -334,10 +360,22 @@ def deal_features(deals: np.ndarray, seat: int, trump: int | None = None) -> np.
     length = np.stack([(suit == s).sum(axis=2) for s in range(4)], axis=2)  # (n, 3 hands, 4 suits)
     points = np.stack([np.where(suit == s, hcp, 0).sum(axis=2) for s in range(4)], axis=2)
     shortest = length.min(axis=2)
-    ruffs = np.zeros_like(shortest) if trump is None else np.where(shortest <= 1, length[:, :, trump], 0)
-    cols = [points[:, :2, :].reshape(n, 8), length[:, :2, :3].reshape(n, 6),
-            length.max(axis=1), length.min(axis=1), (length == 0).sum(axis=1), points.max(axis=1),
-            points.sum(axis=2) ** 2, shortest, ruffs]
+    ruffs = (
+        np.zeros_like(shortest)
+        if trump is None
+        else np.where(shortest <= 1, length[:, :, trump], 0)
+    )
+    cols = [
+        points[:, :2, :].reshape(n, 8),
+        length[:, :2, :3].reshape(n, 6),
+        length.max(axis=1),
+        length.min(axis=1),
+        (length == 0).sum(axis=1),
+        points.max(axis=1),
+        points.sum(axis=2) ** 2,
+        shortest,
+        ruffs,
+    ]
     return np.concatenate(cols, axis=1).astype(float)
 
 
@@ -467,7 +505,9 @@ def _logit_control(
     return h, cov_xh, float(h_aux @ h_aux) / (n_aux - 1)
 
 
-def _mean_se(y: np.ndarray, x: np.ndarray | None, controls: _Controls | None) -> tuple[float, float]:
+def _mean_se(
+    y: np.ndarray, x: np.ndarray | None, controls: _Controls | None
+) -> tuple[float, float]:
     """Mean of ``y`` and its standard error: corrected by control variates where they apply
     (``y`` varies, enough deals), else the plain mean and ``sd / sqrt(n)`` (NaN / inf without
     deals, inf with one)."""
@@ -521,7 +561,9 @@ def _row_arrays(rows: list[Row], i: int) -> tuple[np.ndarray, np.ndarray, np.nda
     return made, payoff, tricks
 
 
-def _p_bounds(made: np.ndarray, x: np.ndarray | None, controls: _Controls | None) -> tuple[float, float, float, bool, float]:
+def _p_bounds(
+    made: np.ndarray, x: np.ndarray | None, controls: _Controls | None
+) -> tuple[float, float, float, bool, float]:
     """``(p, low, high, corrected, sampling half-width)`` of a row's ``p_make`` as reported.
 
     ``made`` (and ``x``, the features of the same deals) covers every deal the row was asked
@@ -581,7 +623,11 @@ def _still_open(
             within = within and reported <= tolerance
             if sampling > tolerance:
                 wide[row.contract.name] = max(sampling, wide.get(row.contract.name, 0.0))
-    return [row for row in rows if row.contract.name in wide], max(wide.values(), default=0.0), within
+    return (
+        [row for row in rows if row.contract.name in wide],
+        max(wide.values(), default=0.0),
+        within,
+    )
 
 
 def _next_total(total: int, halfwidth: float, tolerance: float, max_samples: int) -> int:
@@ -817,10 +863,16 @@ class Advice:
     def to_dict(self) -> dict[str, Any]:
         """The JSON document of :meth:`to_json` as Python objects."""
         contracts = [
-            {col: _plain(rec[col]) for col in _JSON_COLUMNS} for rec in self.table.to_dict("records")
+            {col: _plain(rec[col]) for col in _JSON_COLUMNS}
+            for rec in self.table.to_dict("records")
         ]
         if self.recommended is None:
-            rec: dict[str, Any] = {"contract": "pass", "title": "Pass", "trump": None, "ev_units": 0.0}
+            rec: dict[str, Any] = {
+                "contract": "pass",
+                "title": "Pass",
+                "trump": None,
+                "ev_units": 0.0,
+            }
         else:
             r = self.recommended
             rec = {
@@ -895,7 +947,8 @@ class Advice:
         extra = self.table.set_index("row")[["title", "target", "misere"]]
         out = dist.join(extra, on="row")
         out["made"] = [
-            bool(self.rules.contract(c).is_made(np.asarray([t]))[0]) for c, t in zip(out["contract"], out["tricks"])
+            bool(self.rules.contract(c).is_made(np.asarray([t]))[0])
+            for c, t in zip(out["contract"], out["tricks"])
         ]
         return out.loc[:, cols].reset_index(drop=True)
 
@@ -927,7 +980,16 @@ class Advice:
             return ""
 
     def _repr_html_(self) -> str:
-        head = ["contract", "trump", "partner", "p_make", "95% CI", "ev units", "ev 95% CI", "tricks"]
+        head = [
+            "contract",
+            "trump",
+            "partner",
+            "p_make",
+            "95% CI",
+            "ev units",
+            "ev 95% CI",
+            "tricks",
+        ]
         best_row = None if self.recommended is None else int(self.recommended["row"])
         lines = []
         for rec in self.table.to_dict("records"):
@@ -940,7 +1002,9 @@ class Advice:
                 style.append("font-style:italic")
             tm = rec["tricks_mean"]
             cells = [
-                html.escape(rec["title"] + ("" if rec["choice"] == "fixed" else f" ({rec['choice']})")),
+                html.escape(
+                    rec["title"] + ("" if rec["choice"] == "fixed" else f" ({rec['choice']})")
+                ),
                 _trump_html(rec["trump"]),
                 html.escape(rec["partner"] or ""),
                 _pct(rec["p_make"]),
@@ -1110,7 +1174,9 @@ def advise(
     if turnup is None:
         turnup_code = None
         if rule_set.turnup:
-            raise TurnupError(f"rule set {rule_set.name!r} turns up a trump card: give the turn-up card")
+            raise TurnupError(
+                f"rule set {rule_set.name!r} turns up a trump card: give the turn-up card"
+            )
     else:
         turnup_code = int(parse_card(turnup)) if isinstance(turnup, str) else int(turnup)
         if not 0 <= turnup_code < 52:
@@ -1118,7 +1184,9 @@ def advise(
 
             raise CardError(f"invalid turn-up card {turnup!r}")
         if not rule_set.turnup:
-            raise TurnupError(f"rule set {rule_set.name!r} plays without a turn-up, got turn-up {turnup!r}")
+            raise TurnupError(
+                f"rule set {rule_set.name!r} plays without a turn-up, got turn-up {turnup!r}"
+            )
     over_contract = None if over is None else rule_set.contract(over)
     if contracts is None:
         only = None
@@ -1130,7 +1198,11 @@ def advise(
     if samples is not None:
         samples = _check_int(samples, "samples", 1)
     max_samples = _check_int(max_samples, "max_samples", 1)
-    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) or not 0 < float(tolerance) <= 0.5:
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, numbers.Real)
+        or not 0 < float(tolerance) <= 0.5
+    ):
         raise AdviceError(f"tolerance must be a number in (0, 0.5], got {tolerance!r}")
     if exact not in (None, True, False):
         raise AdviceError(f"exact must be True, False or None, got {exact!r}")
@@ -1139,11 +1211,18 @@ def advise(
     if max_nodes is not None:
         max_nodes = _check_int(max_nodes, "max_nodes", 1)
     if max_seconds is not None:
-        if isinstance(max_seconds, bool) or not isinstance(max_seconds, numbers.Real) \
-                or not 0 < float(max_seconds) < math.inf:
-            raise AdviceError(f"max_seconds must be a positive number of seconds, got {max_seconds!r}")
+        if (
+            isinstance(max_seconds, bool)
+            or not isinstance(max_seconds, numbers.Real)
+            or not 0 < float(max_seconds) < math.inf
+        ):
+            raise AdviceError(
+                f"max_seconds must be a positive number of seconds, got {max_seconds!r}"
+            )
         if samples is not None:
-            raise AdviceError("max_seconds limits adaptive sampling: give samples or max_seconds, not both")
+            raise AdviceError(
+                "max_seconds limits adaptive sampling: give samples or max_seconds, not both"
+            )
         max_seconds = float(max_seconds)
     if max_positions is not None:
         max_positions = _check_int(max_positions, "max_positions", 1)
@@ -1155,25 +1234,34 @@ def advise(
         raise AdviceError(f"unknown play model {play_model!r}; available: {', '.join(PLAY_MODELS)}")
     if seed is None:
         seed = secrets.randbits(63)
-    elif isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) < 2**64:
+    elif (
+        isinstance(seed, bool)
+        or not isinstance(seed, numbers.Integral)
+        or not 0 <= int(seed) < 2**64
+    ):
         raise AdviceError(f"seed must be an int in [0, 2**64), got {seed!r}")
     seed = int(seed)
 
-    sampler = DealSampler(
-        the_hand, seat=p, turnup=turnup, seed=seed, constraints=constraints
-    )
+    sampler = DealSampler(the_hand, seat=p, turnup=turnup, seed=seed, constraints=constraints)
     turnup_suit = None if turnup_code is None else turnup_code // 13
     controls = None
     if control_variates:
-        controls = _Controls(x=np.zeros((0, N_FEATURES)), mean=np.zeros(N_FEATURES),
-                             cov=np.eye(N_FEATURES), n_aux=0)
+        controls = _Controls(
+            x=np.zeros((0, N_FEATURES)), mean=np.zeros(N_FEATURES), cov=np.eye(N_FEATURES), n_aux=0
+        )
 
     def estimate_means(c: _Controls) -> None:
         # the features' means under the same sampling distribution, from a separate stream;
         # with rare constraints a smaller one (its error is part of every standard error)
         rate = sampler.acceptance_rate if sampler.filtering else None
-        size = CV_AUX_DEALS if rate is None else min(CV_AUX_DEALS, max(2048, round(CV_AUX_DEALS * 20 * rate)))
-        aux = DealSampler(the_hand, seat=p, turnup=turnup, seed=_aux_seed(seed), constraints=constraints)
+        size = (
+            CV_AUX_DEALS
+            if rate is None
+            else min(CV_AUX_DEALS, max(2048, round(CV_AUX_DEALS * 20 * rate)))
+        )
+        aux = DealSampler(
+            the_hand, seat=p, turnup=turnup, seed=_aux_seed(seed), constraints=constraints
+        )
         xa = deal_features(aux.draw(size), p, turnup_suit)
         c.mean, c.cov, c.n_aux = xa.mean(axis=0), np.cov(xa, rowvar=False), size
         sd = np.sqrt(np.diag(c.cov))
@@ -1211,6 +1299,7 @@ def advise(
     def spent() -> int:
         """Positions the model has searched for this advice so far."""
         return (model.positions or 0) - positions0
+
     if progress is not None:
         progress(0, planned)
     if samples is not None:
@@ -1252,14 +1341,18 @@ def advise(
             if max_seconds is not None:
                 # Only the last batch is cut, so the same seed with max_samples = the final
                 # total repeats the run (that cap leaves every earlier batch as it was).
-                timed = _affordable(total, goal, batch, batch_seconds, max_seconds - (_clock() - start))
+                timed = _affordable(
+                    total, goal, batch, batch_seconds, max_seconds - (_clock() - start)
+                )
                 if timed <= total:
                     stopped = "max_seconds"
                     break
                 cut = timed < goal
                 goal = timed
 
-    table, distribution, payoffs = _summarise(rows, rule_set, p, over_contract, model.name, controls)
+    table, distribution, payoffs = _summarise(
+        rows, rule_set, p, over_contract, model.name, controls
+    )
     ranges = {i: (float(r.values.min()), float(r.values.max())) for i, r in enumerate(rows)}
     rec, runner, close, margin = _recommend(table, payoffs, ranges, controls)
     return Advice(
@@ -1297,7 +1390,9 @@ def _nanmean(x: np.ndarray) -> float:
     return float(x.mean()) if x.size else math.nan
 
 
-def _widen(lo: float, hi: float, n: int, unresolved: int, worst: float, best: float) -> tuple[float, float]:
+def _widen(
+    lo: float, hi: float, n: int, unresolved: int, worst: float, best: float
+) -> tuple[float, float]:
     """Bounds of a mean over ``n`` solved deals widened for ``unresolved`` unknown ones.
 
     The unknown deals may have had any value in ``[worst, best]``: the low bound takes them all
@@ -1310,7 +1405,11 @@ def _widen(lo: float, hi: float, n: int, unresolved: int, worst: float, best: fl
 
 
 def _summarise(
-    rows: list[Row], rules: RuleSet, seat: int, over: Contract | None, model_name: str,
+    rows: list[Row],
+    rules: RuleSet,
+    seat: int,
+    over: Contract | None,
+    model_name: str,
     controls: _Controls | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, np.ndarray]]:
     """Build the table, the trick distributions and the per-deal payoffs of each row.
@@ -1361,8 +1460,9 @@ def _summarise(
         else:
             ev, se = _mean_se(payoff, x, controls)
             ev_low, ev_high = ev - Z95 * se, ev + Z95 * se
-            ev_low, ev_high = _widen(ev_low, ev_high, n, unresolved, float(row.values.min()),
-                                     float(row.values.max()))
+            ev_low, ev_high = _widen(
+                ev_low, ev_high, n, unresolved, float(row.values.min()), float(row.values.max())
+            )
         partner = None if row.partner is None else PLAY_SEATS[row.partner]
         if row.choice == "any":
             partner = "any"
@@ -1405,7 +1505,9 @@ def _summarise(
                     }
                 )  # fmt: skip
     table = pd.DataFrame.from_records(records)
-    table["partner"] = pd.Series([r["partner"] for r in records], dtype=object)  # keep None, not NaN
+    table["partner"] = pd.Series(
+        [r["partner"] for r in records], dtype=object
+    )  # keep None, not NaN
     # candidate: the derived row of a contract if it has one, else its only row
     derived = {rows[i].contract.name for i in range(len(rows)) if rows[i].choice != "fixed"}
     table["candidate"] = [
@@ -1436,7 +1538,8 @@ def _recommend(
     )
     # passing is a choice worth exactly 0 on every deal
     options: list[tuple[float, float, float, pd.Series | None]] = [
-        (float(r["ev_units"]), float(r["ev_low"]), float(r["ev_high"]), r) for _, r in cands.iterrows()
+        (float(r["ev_units"]), float(r["ev_low"]), float(r["ev_high"]), r)
+        for _, r in cands.iterrows()
     ]
     options.append((0.0, 0.0, 0.0, None))
     # highest expected units first; at equal value passing beats bidding

@@ -136,7 +136,9 @@ def make_card(suit: int, rank: int) -> int:
         If ``suit`` or ``rank`` is out of range.
     """
     if not (0 <= suit < 4 and 0 <= rank < 13):
-        raise CardError(f"no card with suit {suit!r} and rank {rank!r}: expected suit 0..3, rank 0..12")
+        raise CardError(
+            f"no card with suit {suit!r} and rank {rank!r}: expected suit 0..3, rank 0..12"
+        )
     return suit * 13 + rank
 
 
@@ -208,20 +210,28 @@ def parse_card(text: str) -> int:
         raise CardError(f"expected card text such as 'AS' or '10H', got {text!r}")
     s = _normalise(text.strip())
     if not 2 <= len(s) <= 3:
-        raise CardError(f"malformed card {text!r}: expected a rank and a suit such as 'AS' or '10H'")
+        raise CardError(
+            f"malformed card {text!r}: expected a rank and a suit such as 'AS' or '10H'"
+        )
     if s[0] in SUITS:
         suit, rank_text = s[0], s[1:]
     elif s[-1] in SUITS:
         suit, rank_text = s[-1], s[:-1]
     elif (s[0] in RANKS and len(s) > 1) or (s[:2] == "10" and len(s) > 2):
         bad = s[2:] if s[:2] == "10" else s[1:]
-        raise CardError(f"unknown suit {bad!r} in card {text!r}: expected one of S H D C or ♠ ♥ ♦ ♣")
+        raise CardError(
+            f"unknown suit {bad!r} in card {text!r}: expected one of S H D C or ♠ ♥ ♦ ♣"
+        )
     else:
-        raise CardError(f"malformed card {text!r}: expected a rank and a suit such as 'AS' or '10H'")
+        raise CardError(
+            f"malformed card {text!r}: expected a rank and a suit such as 'AS' or '10H'"
+        )
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS:
-        raise CardError(f"unknown rank {rank_text!r} in card {text!r}: expected one of 2-9, T or 10, J, Q, K, A")
+        raise CardError(
+            f"unknown rank {rank_text!r} in card {text!r}: expected one of 2-9, T or 10, J, Q, K, A"
+        )
     return SUITS.index(suit) * 13 + RANKS.index(rank_text)
 
 
@@ -313,7 +323,11 @@ def seat_str(seat: int) -> str:
     SeatError
         If ``seat`` is not an int 0..3.
     """
-    if isinstance(seat, int | np.integer) and not isinstance(seat, bool | np.bool_) and 0 <= seat < 4:
+    if (
+        isinstance(seat, int | np.integer)
+        and not isinstance(seat, bool | np.bool_)
+        and 0 <= seat < 4
+    ):
         return SEATS[int(seat)]
     raise SeatError(f"invalid seat {seat!r}: expected an int 0..3")
 
@@ -359,7 +373,11 @@ def trump_str(trump: int) -> str:
     TrumpError
         If ``trump`` is not an int 0..4.
     """
-    if isinstance(trump, int | np.integer) and not isinstance(trump, bool | np.bool_) and 0 <= trump <= NT:
+    if (
+        isinstance(trump, int | np.integer)
+        and not isinstance(trump, bool | np.bool_)
+        and 0 <= trump <= NT
+    ):
         return "NT" if trump == NT else SUITS[int(trump)]
     raise TrumpError(f"invalid trump {trump!r}: expected an int 0..4 (0=S 1=H 2=D 3=C 4=NT)")
 
@@ -382,7 +400,9 @@ def _rank_chars(part: str, suit: int, text: str, what: str) -> list[int]:
             i += 1
         else:
             bad = "1" if ch == "1" else ch
-            raise CardError(f"unknown rank {bad!r} in {what} {text!r}: expected 2-9, T or 10, J, Q, K, A")
+            raise CardError(
+                f"unknown rank {bad!r} in {what} {text!r}: expected 2-9, T or 10, J, Q, K, A"
+            )
         codes.append(suit * 13 + rank)
     return codes
 
@@ -425,7 +445,9 @@ def _parse_grouped(s: str, text: str, what: str) -> list[int]:
             i += 1
         elif ch == "-":
             if suit is None or has_ranks or void:
-                raise HandError(f"malformed {what} {text!r}: '-' (void) must follow a suit with no ranks")
+                raise HandError(
+                    f"malformed {what} {text!r}: '-' (void) must follow a suit with no ranks"
+                )
             void = True
             i += 1
         elif suit is None:
@@ -594,7 +616,9 @@ class Hand:
             try:
                 items = list(codes)
             except TypeError:
-                raise HandError(f"expected an iterable of card codes or hand text, got {codes!r}") from None
+                raise HandError(
+                    f"expected an iterable of card codes or hand text, got {codes!r}"
+                ) from None
             self._init_codes(items, "")
 
     def _init_codes(self, codes: Iterable[Any], context: str) -> None:
@@ -603,7 +627,9 @@ class Hand:
             value = _check_code(code, context)
             bit = 1 << value
             if mask & bit:
-                raise DuplicateCardError(f"duplicate card {card_str(value)!r}{context or ' in hand'}")
+                raise DuplicateCardError(
+                    f"duplicate card {card_str(value)!r}{context or ' in hand'}"
+                )
             mask |= bit
         object.__setattr__(self, "_mask", mask)
         object.__setattr__(self, "_codes", _mask_codes(mask))
@@ -631,7 +657,9 @@ class Hand:
         try:
             value = operator.index(mask)
         except TypeError:
-            raise HandError(f"invalid hand mask {mask!r}: expected an int 0 <= mask < 2**52") from None
+            raise HandError(
+                f"invalid hand mask {mask!r}: expected an int 0 <= mask < 2**52"
+            ) from None
         if isinstance(mask, bool | np.bool_) or not 0 <= value <= FULL_MASK:
             raise HandError(f"invalid hand mask {mask!r}: expected an int 0 <= mask < 2**52")
         hand = cls.__new__(cls)
@@ -731,7 +759,9 @@ class Hand:
         total = 0
         for suit in range(4):
             bits = (self._mask >> (13 * suit)) & SUIT_MASK
-            total += 4 * (bits >> 12 & 1) + 3 * (bits >> 11 & 1) + 2 * (bits >> 10 & 1) + (bits >> 9 & 1)
+            total += (
+                4 * (bits >> 12 & 1) + 3 * (bits >> 11 & 1) + 2 * (bits >> 10 & 1) + (bits >> 9 & 1)
+            )
         return total
 
     # -- protocols ----------------------------------------------------------
@@ -826,7 +856,9 @@ class Deal:
             try:
                 items = list(hands)
             except TypeError:
-                raise DealError(f"expected 4 hands (N, E, S, W) or PBN text, got {hands!r}") from None
+                raise DealError(
+                    f"expected 4 hands (N, E, S, W) or PBN text, got {hands!r}"
+                ) from None
             if len(items) != 4:
                 raise DealError(f"expected 4 hands (N, E, S, W), got {len(items)}: {hands!r}")
             built = tuple(h if isinstance(h, Hand) else Hand(h) for h in items)  # type: ignore[assignment]
@@ -877,7 +909,9 @@ class Deal:
             As for :meth:`Hand.parse` and :class:`Deal`.
         """
         if not isinstance(text, str):
-            raise DealError(f"expected PBN deal text such as 'N:AKQ.JT9.876.5432 ...', got {text!r}")
+            raise DealError(
+                f"expected PBN deal text such as 'N:AKQ.JT9.876.5432 ...', got {text!r}"
+            )
         body = text
         tag = _PBN_TAG_RE.match(body)
         if tag:
@@ -935,8 +969,10 @@ class Deal:
             As for :class:`Deal`.
         """
         a = np.asarray(arr)
-        if a.ndim != 2 or a.shape[0] != 4 or not (
-            np.issubdtype(a.dtype, np.integer) or (a.size == 0 and a.dtype == np.float64)
+        if (
+            a.ndim != 2
+            or a.shape[0] != 4
+            or not (np.issubdtype(a.dtype, np.integer) or (a.size == 0 and a.dtype == np.float64))
         ):
             raise DealError(
                 f"expected an int array of shape (4, k), got shape {a.shape} dtype {a.dtype}: {_short(arr)}"

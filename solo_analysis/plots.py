@@ -91,7 +91,6 @@ STYLE: dict[str, Any] = {
 FORMATS: dict[str, str] = {".png": "png", ".svg": "svg"}
 
 
-
 class _Look(NamedTuple):
     """How one kind of row of the advice chart is drawn."""
 
@@ -154,7 +153,11 @@ def _row_labels(table: pd.DataFrame) -> list[str]:
 def _heading(advice: Advice) -> str:
     parts = str(advice.hand).split(".")
     hand = "  ".join(f"{SUIT_SYMBOLS[i]}{p or '-'}" for i, p in enumerate(parts))
-    turnup = "no turn-up" if advice.turnup is None else f"turn-up {card_str(advice.turnup, symbols=True)}"
+    turnup = (
+        "no turn-up"
+        if advice.turnup is None
+        else f"turn-up {card_str(advice.turnup, symbols=True)}"
+    )
     over = f", over {advice.over}" if advice.over else ""
     return f"{hand}    {advice.seat}, {turnup}, {advice.rules.name} rules{over}"
 
@@ -238,13 +241,21 @@ def advice_chart(
             fig = ax_p.figure
             offsets = (0.15, -0.18)  # bars a little below, markers a little above the row line
         else:
-            raise PlotError(f"ax must be a matplotlib Axes or a pair of them, got {type(ax).__name__}")
+            raise PlotError(
+                f"ax must be a matplotlib Axes or a pair of them, got {type(ax).__name__}"
+            )
 
         recs = table.to_dict("records")
-        looks = [_BEST if r["row"] == best_row else (_OTHER if r["allowed"] else _BARRED) for r in recs]
+        looks = [
+            _BEST if r["row"] == best_row else (_OTHER if r["allowed"] else _BARRED) for r in recs
+        ]
         p = _finite(table["p_make"])
         lo, hi = _finite(table["ci_low"]), _finite(table["ci_high"])
-        ev, ev_lo, ev_hi = _finite(table["ev_units"]), _finite(table["ev_low"]), _finite(table["ev_high"])
+        ev, ev_lo, ev_hi = (
+            _finite(table["ev_units"]),
+            _finite(table["ev_low"]),
+            _finite(table["ev_high"]),
+        )
         bar_height = 0.62 if offsets[0] == 0 else 0.4
         for i, look in enumerate(looks):
             y_bar, y_mark = y[i] + offsets[0], y[i] + offsets[1]
@@ -281,7 +292,9 @@ def advice_chart(
         ax_e.grid(axis="y", visible=False)
 
         shown = [look for look in (_BEST, _OTHER, _BARRED) if look in looks or look is not _BARRED]
-        handles = [Patch(facecolor=k.face, hatch=k.hatch, edgecolor=k.edge, label=k.label) for k in shown]
+        handles = [
+            Patch(facecolor=k.face, hatch=k.hatch, edgecolor=k.edge, label=k.label) for k in shown
+        ]
         if ax is None:
             fig.suptitle(title if title is not None else _heading(advice), fontsize=9.5)
             # the footnote is the legend's title: one artist, so the layout never overlaps them
@@ -310,7 +323,9 @@ def _select_rows(advice: Advice, dist: pd.DataFrame, rows: Any) -> list[int]:
             hits = [r for r in present if dist.loc[dist["row"] == r, "contract"].iloc[0] == item]
             if not hits:
                 names = sorted(set(advice.table["contract"]))
-                raise PlotError(f"no trick counts for contract {item!r}; contracts: {', '.join(names)}")
+                raise PlotError(
+                    f"no trick counts for contract {item!r}; contracts: {', '.join(names)}"
+                )
             chosen.extend(hits)
         elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
             if int(item) not in present:
@@ -377,7 +392,7 @@ def tricks_chart(
             lines = math.ceil(len(chosen) / cols)
             fig = Figure(figsize=(2.9 * cols, 0.6 + 1.9 * lines), layout="constrained")
             grid = fig.subplots(lines, cols, squeeze=False).ravel()
-            for extra in grid[len(chosen):]:
+            for extra in grid[len(chosen) :]:
                 extra.set_visible(False)
             axes = list(grid[: len(chosen)])
         else:
@@ -389,7 +404,14 @@ def tricks_chart(
             share = part["share"].fillna(0.0).to_numpy(dtype=float)
             rec = table.loc[r]
             made = np.asarray(advice.rules.contract(rec["contract"]).is_made(tricks), dtype=bool)
-            a.bar(tricks[made], share[made], width=0.8, color=_BEST.face, edgecolor="0.0", linewidth=0.6)
+            a.bar(
+                tricks[made],
+                share[made],
+                width=0.8,
+                color=_BEST.face,
+                edgecolor="0.0",
+                linewidth=0.6,
+            )
             a.bar(tricks[~made], share[~made], width=0.8, color="white", hatch="////", edgecolor="0.15",
                   linewidth=0.6)  # fmt: skip
             edge = rec["target"] + 0.5 if rec["misere"] else rec["target"] - 0.5
@@ -480,10 +502,14 @@ def heatmap(
         raise PlotError(f"heatmap needs a pandas DataFrame, got {type(frame).__name__}")
     for role, name in (("index", index), ("columns", columns), ("value", value), ("count", count)):
         if name is not None and name not in frame.columns:
-            raise PlotError(f"{role} column {name!r} is not in the frame; columns: {', '.join(map(str, frame.columns))}")
+            raise PlotError(
+                f"{role} column {name!r} is not in the frame; columns: {', '.join(map(str, frame.columns))}"
+            )
     if frame.empty:
         raise PlotError("heatmap of an empty frame")
-    if thin is not None and (isinstance(thin, bool) or not isinstance(thin, (int, np.integer)) or thin < 0):
+    if thin is not None and (
+        isinstance(thin, bool) or not isinstance(thin, (int, np.integer)) or thin < 0
+    ):
         raise PlotError(f"thin must be an int >= 0 or None, got {thin!r}")
     dup = frame.duplicated([index, columns])
     if dup.any():
@@ -498,7 +524,9 @@ def heatmap(
     cells = frame.set_index([index, columns])
     grid = cells[value].unstack(columns).reindex(index=rows, columns=cols).to_numpy(dtype=float)
     if count is not None and thin:
-        counts = cells[count].unstack(columns).reindex(index=rows, columns=cols).to_numpy(dtype=float)
+        counts = (
+            cells[count].unstack(columns).reindex(index=rows, columns=cols).to_numpy(dtype=float)
+        )
         sparse = np.isfinite(counts) & (counts < thin)
     else:
         sparse = np.zeros(grid.shape, dtype=bool)
@@ -513,7 +541,9 @@ def heatmap(
         colour_map = mpl.colormaps[cmap or STYLE["image.cmap"]] if not hasattr(cmap, "N") else cmap
         colour_map = colour_map.with_extremes(bad="white")
         masked = np.ma.masked_invalid(grid)
-        image = ax.imshow(masked, cmap=colour_map, vmin=vmin, vmax=vmax, aspect="auto", interpolation="nearest")
+        image = ax.imshow(
+            masked, cmap=colour_map, vmin=vmin, vmax=vmax, aspect="auto", interpolation="nearest"
+        )
         norm = image.norm
         for i in range(len(rows)):
             for j in range(len(cols)):
@@ -530,8 +560,15 @@ def heatmap(
                     continue
                 r, g, b, _ = colour_map(norm(v))
                 dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
-                ax.text(j, i, _format_value(fmt, v), ha="center", va="center", fontsize=8,
-                        color="white" if dark else "black")
+                ax.text(
+                    j,
+                    i,
+                    _format_value(fmt, v),
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if dark else "black",
+                )
         ax.set_xticks(range(len(cols)))
         ax.set_xticklabels([str(c) for c in cols])
         ax.set_yticks(range(len(rows)))
@@ -599,9 +636,18 @@ def line_chart(
     """
     if not isinstance(frame, pd.DataFrame):
         raise PlotError(f"line_chart needs a pandas DataFrame, got {type(frame).__name__}")
-    for role, name in (("x", x), ("hue", hue), ("value", value), ("low", low), ("high", high), ("thin", thin)):
+    for role, name in (
+        ("x", x),
+        ("hue", hue),
+        ("value", value),
+        ("low", low),
+        ("high", high),
+        ("thin", thin),
+    ):
         if name is not None and name not in frame.columns:
-            raise PlotError(f"{role} column {name!r} is not in the frame; columns: {', '.join(map(str, frame.columns))}")
+            raise PlotError(
+                f"{role} column {name!r} is not in the frame; columns: {', '.join(map(str, frame.columns))}"
+            )
     if frame.empty:
         raise PlotError("line chart of an empty frame")
     groups = [(None, frame)] if hue is None else list(frame.groupby(hue, sort=True))
@@ -620,7 +666,14 @@ def line_chart(
                 ax.fill_between(g[x], g[low], g[high], alpha=0.15, color=line.get_color(), lw=0)
             if thin is not None:
                 t = g[g[thin].astype(bool)]
-                ax.plot(t[x], t[value], linestyle="none", marker=marker, mfc="white", mec=line.get_color())
+                ax.plot(
+                    t[x],
+                    t[value],
+                    linestyle="none",
+                    marker=marker,
+                    mfc="white",
+                    mec=line.get_color(),
+                )
         from matplotlib.ticker import MaxNLocator
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -648,7 +701,9 @@ def figure_format(path: str | os.PathLike[str]) -> str:
     """
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in FORMATS:
-        raise PlotError(f"cannot write a chart to {os.fspath(path)!r}: the file name must end in .png or .svg")
+        raise PlotError(
+            f"cannot write a chart to {os.fspath(path)!r}: the file name must end in .png or .svg"
+        )
     return FORMATS[ext]
 
 

@@ -256,7 +256,15 @@ _TRICK_BONUS: dict[str, dict[str, tuple[float, float]]] = {
     "none": {},
     "flat": {
         name: (1.0, 1.0)
-        for name in ("prop", "solo", "abundance", "royal-abundance", "petit-slam", "declared", "grand-slam")
+        for name in (
+            "prop",
+            "solo",
+            "abundance",
+            "royal-abundance",
+            "petit-slam",
+            "declared",
+            "grand-slam",
+        )
     },
     "excess": {
         "prop": (1.0, 1.0),
@@ -332,7 +340,9 @@ def _normalise_units(units: Any) -> tuple[tuple[str, float], ...]:
         try:
             items = [tuple(pair) for pair in units]
         except TypeError:
-            raise RuleSetError(f"units must be a table of contract = value, got {units!r}") from None
+            raise RuleSetError(
+                f"units must be a table of contract = value, got {units!r}"
+            ) from None
     table: dict[str, float] = {}
     for pair in items:
         if len(pair) != 2:
@@ -398,8 +408,15 @@ class RuleSet:
 
     name: str = DEFAULT_PRESET
     units: tuple[tuple[str, float], ...] = (
-        ("prop", 1.0), ("solo", 3.0), ("misere", 3.0), ("abundance", 5.0), ("royal-abundance", 5.0),
-        ("petit-slam", 6.0), ("spread-misere", 6.0), ("declared", 8.0), ("grand-slam", 8.0),
+        ("prop", 1.0),
+        ("solo", 3.0),
+        ("misere", 3.0),
+        ("abundance", 5.0),
+        ("royal-abundance", 5.0),
+        ("petit-slam", 6.0),
+        ("spread-misere", 6.0),
+        ("declared", 8.0),
+        ("grand-slam", 8.0),
     )
     stake: float = 1.0
     prop: bool = True
@@ -425,12 +442,16 @@ class RuleSet:
                 raise RuleSetError(f"{key} must be a string, got {getattr(self, key)!r}")
         for key in ("prop", "slams", "turnup"):
             if not isinstance(getattr(self, key), bool):
-                raise RuleSetError(f"option {key} must be true or false, got {getattr(self, key)!r}")
+                raise RuleSetError(
+                    f"option {key} must be true or false, got {getattr(self, key)!r}"
+                )
         if not _is_number(self.stake) or self.stake <= 0:
             raise RuleSetError(f"stake must be a positive number, got {self.stake!r}")
         set_(self, "stake", float(self.stake))
-        if not isinstance(self.prop_target, int) or isinstance(self.prop_target, bool) or not (
-            1 <= self.prop_target <= N_TRICKS
+        if (
+            not isinstance(self.prop_target, int)
+            or isinstance(self.prop_target, bool)
+            or not (1 <= self.prop_target <= N_TRICKS)
         ):
             raise RuleSetError(f"prop_target must be an integer in 1..13, got {self.prop_target!r}")
         for key, allowed in (
@@ -514,7 +535,9 @@ class RuleSet:
         valid = _OPTION_NAMES
         unknown = [key for key in overrides if key not in valid]
         if unknown:
-            raise RuleSetError(f"unknown rule-set option {unknown[0]!r}; valid options: {', '.join(valid)}")
+            raise RuleSetError(
+                f"unknown rule-set option {unknown[0]!r}; valid options: {', '.join(valid)}"
+            )
         if "units" in overrides:
             merged = dict(self.units)
             merged.update(_normalise_units(overrides["units"]))
@@ -657,7 +680,9 @@ class RuleSet:
             side = {decl, part}
         else:
             if partner is not None:
-                raise SeatError(f"a partner ({partner!r}) is only allowed in prop, not in {c.name!r}")
+                raise SeatError(
+                    f"a partner ({partner!r}) is only allowed in prop, not in {c.name!r}"
+                )
             side = {decl}
         won = self.declarer_units(c, int(tricks))
         if c.partnership:
@@ -708,7 +733,12 @@ def _check_tricks(tricks: Any) -> np.ndarray:
     except Exception:  # pragma: no cover - exotic input
         raise TrickCountError(f"tricks must be an integer in 0..13, got {tricks!r}") from None
     if arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "f" and arr.size and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+        if (
+            arr.dtype.kind == "f"
+            and arr.size
+            and np.all(np.isfinite(arr))
+            and np.all(arr == np.round(arr))
+        ):
             arr = arr.astype(np.int64)
         elif arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.int64)

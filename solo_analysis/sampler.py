@@ -376,7 +376,9 @@ class DealSampler:
     # -- set-up helpers ------------------------------------------------------------
 
     @staticmethod
-    def _place(owner: np.ndarray, spec: Mapping[SeatLike, CardsLike], err: type[Exception], what: str) -> None:
+    def _place(
+        owner: np.ndarray, spec: Mapping[SeatLike, CardsLike], err: type[Exception], what: str
+    ) -> None:
         if not isinstance(spec, Mapping):
             raise err(f"{what} must map seats to cards, got {spec!r}")
         for seat_spec, cards in spec.items():
@@ -403,7 +405,9 @@ class DealSampler:
         for seat_spec, suits in cons.length.items():
             s = parse_play_seat(seat_spec)
             if not isinstance(suits, Mapping):
-                raise ConstraintError(f"length[{seat_spec!r}] must map suits to bounds, got {suits!r}")
+                raise ConstraintError(
+                    f"length[{seat_spec!r}] must map suits to bounds, got {suits!r}"
+                )
             for suit_spec, b in suits.items():
                 u = _parse_suit(suit_spec)
                 lo, hi = _parse_bounds(b, f"length of {suit_spec!r} for {seat_spec!r}", 13)
@@ -415,7 +419,10 @@ class DealSampler:
             hcp_lo[s] = max(hcp_lo[s], lo)
             hcp_hi[s] = min(hcp_hi[s], hi)
         self._check = bool(
-            (len_lo > 0).any() or (len_hi < 13).any() or (hcp_lo > 0).any() or (hcp_hi < _MAX_HCP).any()
+            (len_lo > 0).any()
+            or (len_hi < 13).any()
+            or (hcp_lo > 0).any()
+            or (hcp_hi < _MAX_HCP).any()
         )
         self._len_lo, self._len_hi, self._hcp_lo, self._hcp_hi = len_lo, len_hi, hcp_lo, hcp_hi
         self._check_feasible()
@@ -451,7 +458,12 @@ class DealSampler:
                     f"max {list(map(int, hi[:, u]))}) cannot account for 13 cards"
                 )
         hlo = np.maximum(self._hcp_lo, fixed_hcp)
-        hhi = np.array([min(int(self._hcp_hi[s]), int(fixed_hcp[s]) + sum(pool_hcp[: nfree[s]])) for s in range(4)])
+        hhi = np.array(
+            [
+                min(int(self._hcp_hi[s]), int(fixed_hcp[s]) + sum(pool_hcp[: nfree[s]]))
+                for s in range(4)
+            ]
+        )
         for s in range(4):
             if hlo[s] > hhi[s]:
                 raise ConstraintError(
@@ -612,7 +624,9 @@ def sample_deals(
     and the module docstring for the layout of the ``int8[n, 4, 13]`` result.
     Use :class:`DealSampler` directly to read the acceptance rate.
     """
-    sampler = DealSampler(hand, seat=seat, turnup=turnup, seed=seed, constraints=constraints, known=known)
+    sampler = DealSampler(
+        hand, seat=seat, turnup=turnup, seed=seed, constraints=constraints, known=known
+    )
     return sampler.draw(n)
 
 
@@ -629,7 +643,9 @@ def random_deals(
     With ``turnup`` the card is placed in the dealer's hand; ``known`` and
     ``constraints`` work as for :class:`DealSampler`.
     """
-    sampler = DealSampler(None, seat=None, turnup=turnup, seed=seed, constraints=constraints, known=known)
+    sampler = DealSampler(
+        None, seat=None, turnup=turnup, seed=seed, constraints=constraints, known=known
+    )
     return sampler.draw(n)
 
 

@@ -35,7 +35,15 @@ from .cards import Deal, parse_seat, parse_trump
 from .errors import DealError, SeatError
 from .sampler import PLAY_SEATS
 
-__all__ = ["solve", "solve_batch", "solve_questions", "Question", "solve_leads", "parse_declarers", "search_nodes"]
+__all__ = [
+    "solve",
+    "solve_batch",
+    "solve_questions",
+    "Question",
+    "solve_leads",
+    "parse_declarers",
+    "search_nodes",
+]
 
 _TT_BITS = _solver.TT_BITS_DEFAULT
 #: a batch of fewer than this many tasks a thread runs on fewer threads (see _run_tasks)
@@ -146,11 +154,25 @@ _WS = _Workspace()
 
 
 @overload
-def solve(deal: Deal | str, *, trump: str | int | None, leader: str | int,
-          declarers: str | Iterable[str | int], misere: bool = ..., target: None = ...) -> int: ...
+def solve(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: str | Iterable[str | int],
+    misere: bool = ...,
+    target: None = ...,
+) -> int: ...
 @overload
-def solve(deal: Deal | str, *, trump: str | int | None, leader: str | int,
-          declarers: str | Iterable[str | int], misere: bool = ..., target: int) -> bool: ...
+def solve(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: str | Iterable[str | int],
+    misere: bool = ...,
+    target: int,
+) -> bool: ...
 
 
 def solve(
@@ -203,8 +225,9 @@ def solve(
     deal, tr, ld, side, masks = _prepare(deal, trump, leader, declarers, misere)
     tgt = _check_target(target, deal.n_cards)
     ws = _WS
-    r = _solver.solve_position(masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.moves,
-                               ws.scores, 0)
+    r = _solver.solve_position(
+        masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.moves, ws.scores, 0
+    )
     return bool(r) if tgt >= 0 else int(r)
 
 
@@ -234,8 +257,9 @@ def search_nodes(
     if tgt < 0:
         raise DealError("search_nodes needs a target")
     ws = _WS
-    ok, nodes, boundaries = _solver.count_nodes(masks, tr, ld, side, bool(misere), tgt, ws.tt,
-                                                ws.moves, ws.scores)
+    ok, nodes, boundaries = _solver.count_nodes(
+        masks, tr, ld, side, bool(misere), tgt, ws.tt, ws.moves, ws.scores
+    )
     return bool(ok), int(nodes), int(boundaries) - 1
 
 
@@ -280,8 +304,11 @@ def solve_leads(
                 out[card] = previous[1]
                 previous = (card, previous[1])
                 continue
-        tricks = int(_solver.solve_after_lead(masks, tr, ld, card, side, bool(misere), ws.tt,
-                                              ws.moves, ws.scores))
+        tricks = int(
+            _solver.solve_after_lead(
+                masks, tr, ld, card, side, bool(misere), ws.tt, ws.moves, ws.scores
+            )
+        )
         out[card] = tricks
         previous = (card, tricks)
     return out
@@ -328,7 +355,9 @@ def solve_batch(
     TrumpError, SeatError
         As for :func:`solve`.
     """
-    (out,) = solve_questions(deals, [Question(trump, leader, declarers, misere, target)], max_nodes=max_nodes)
+    (out,) = solve_questions(
+        deals, [Question(trump, leader, declarers, misere, target)], max_nodes=max_nodes
+    )
     if max_nodes is not None:
         return out
     return out.astype(bool) if target is not None else out
@@ -340,7 +369,9 @@ def _deal_masks(deals: np.ndarray) -> tuple[np.ndarray, int]:
     if arr.ndim == 2:
         arr = arr[None]
     if arr.ndim != 3 or arr.shape[1] != 4 or not 1 <= arr.shape[2] <= 13:
-        raise DealError(f"invalid deals array of shape {np.shape(deals)}: expected (n, 4, k), k in 1..13")
+        raise DealError(
+            f"invalid deals array of shape {np.shape(deals)}: expected (n, 4, k), k in 1..13"
+        )
     if not np.issubdtype(arr.dtype, np.integer):
         raise DealError(f"invalid deals array of dtype {arr.dtype}: expected integer card codes")
     if arr.size and (arr.min() < 0 or arr.max() > 51):
@@ -353,9 +384,16 @@ def _deal_masks(deals: np.ndarray) -> tuple[np.ndarray, int]:
     return masks, k
 
 
-def _run_tasks(masks: np.ndarray, deal: np.ndarray, trump: np.ndarray, leader: np.ndarray,
-               side: np.ndarray, misere: np.ndarray, target: np.ndarray,
-               budget: int) -> tuple[np.ndarray, np.ndarray]:
+def _run_tasks(
+    masks: np.ndarray,
+    deal: np.ndarray,
+    trump: np.ndarray,
+    leader: np.ndarray,
+    side: np.ndarray,
+    misere: np.ndarray,
+    target: np.ndarray,
+    budget: int,
+) -> tuple[np.ndarray, np.ndarray]:
     """Run :func:`_solver.solve_many` on the tasks with the numba threads (int8 answers and
     int64 positions searched per task)."""
     import numba
@@ -368,8 +406,17 @@ def _run_tasks(masks: np.ndarray, deal: np.ndarray, trump: np.ndarray, leader: n
     previous = numba.set_parallel_chunksize(0)
     numba.set_num_threads(use)
     try:
-        return _solver.solve_many(masks, deal, trump, leader, side, misere, target,
-                                  *_solver.new_tables(use, _TT_BITS), budget)
+        return _solver.solve_many(
+            masks,
+            deal,
+            trump,
+            leader,
+            side,
+            misere,
+            target,
+            *_solver.new_tables(use, _TT_BITS),
+            budget,
+        )
     finally:
         numba.set_num_threads(threads)
         numba.set_parallel_chunksize(previous)
@@ -390,20 +437,29 @@ class Question(NamedTuple):
 
 @overload
 def solve_questions(
-    deals: np.ndarray, questions: Iterable[Question], *, max_nodes: int | None = ...,
+    deals: np.ndarray,
+    questions: Iterable[Question],
+    *,
+    max_nodes: int | None = ...,
     return_positions: Literal[False] = ...,
 ) -> list[np.ndarray]: ...
 
 
 @overload
 def solve_questions(
-    deals: np.ndarray, questions: Iterable[Question], *, max_nodes: int | None = ...,
+    deals: np.ndarray,
+    questions: Iterable[Question],
+    *,
+    max_nodes: int | None = ...,
     return_positions: Literal[True],
 ) -> tuple[list[np.ndarray], list[np.ndarray]]: ...
 
 
 def solve_questions(
-    deals: np.ndarray, questions: Iterable[Question], *, max_nodes: int | None = None,
+    deals: np.ndarray,
+    questions: Iterable[Question],
+    *,
+    max_nodes: int | None = None,
     return_positions: bool = False,
 ) -> list[np.ndarray] | tuple[list[np.ndarray], list[np.ndarray]]:
     """Ask several questions about the same deals in one parallel run.
@@ -442,12 +498,24 @@ def solve_questions(
     budget = _check_max_nodes(max_nodes)
     parts: list[tuple[np.ndarray, int, int, int, bool, int]] = []
     for q in questions:
-        idx = np.arange(n, dtype=np.int64) if q.subset is None else np.asarray(q.subset, dtype=np.int64)
+        idx = (
+            np.arange(n, dtype=np.int64)
+            if q.subset is None
+            else np.asarray(q.subset, dtype=np.int64)
+        )
         if idx.ndim != 1 or (idx.size and (idx.min() < 0 or idx.max() >= n)):
             raise DealError(f"invalid question subset: expected indices of the {n} deals")
         seats = parse_declarers(q.declarers)
-        parts.append((idx, parse_trump(q.trump), _parse_play_seat(q.leader),
-                      _side_mask(seats, q.misere, q.declarers), bool(q.misere), _check_target(q.target, k)))
+        parts.append(
+            (
+                idx,
+                parse_trump(q.trump),
+                _parse_play_seat(q.leader),
+                _side_mask(seats, q.misere, q.declarers),
+                bool(q.misere),
+                _check_target(q.target, k),
+            )
+        )
     if not parts:
         return ([], []) if return_positions else []
     sizes = [p[0].size for p in parts]

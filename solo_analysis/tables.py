@@ -274,7 +274,9 @@ def _is_choice(rules: RuleSet, contract: Any) -> bool:
     return len(denominations(contract, sample)) > 1
 
 
-def result_columns(rules: RuleSet | str, contracts: Iterable[str] | None = None) -> list[tuple[str, str, str]]:
+def result_columns(
+    rules: RuleSet | str, contracts: Iterable[str] | None = None
+) -> list[tuple[str, str, str]]:
     """The outcome columns of a run: ``(column, contract, variant)`` in table order.
 
     ``variant`` is ``""`` for a contract with one denomination, ``"any"`` / ``"long"`` / a
@@ -290,7 +292,9 @@ def result_columns(rules: RuleSet | str, contracts: Iterable[str] | None = None)
         elif _is_choice(rs, c):
             cols.append((name, name, "any"))
             cols.append((f"{name}_long", name, "long"))
-            cols.extend((f"{name}_{_SUIT_TEXT[t]}", name, _SUIT_TEXT[t]) for t in denominations(c, None))
+            cols.extend(
+                (f"{name}_{_SUIT_TEXT[t]}", name, _SUIT_TEXT[t]) for t in denominations(c, None)
+            )
         else:
             cols.append((name, name, ""))
     return cols
@@ -319,7 +323,9 @@ class _TimedModel(PlayModel):
     def _label(self, q: Query) -> str:
         if q.target is None:
             return "tricks"
-        return self.labels.get((bool(q.misere), int(q.target), len(q.side) > 1), f"target {q.target}")
+        return self.labels.get(
+            (bool(q.misere), int(q.target), len(q.side) > 1), f"target {q.target}"
+        )
 
     def ask(self, deals, questions):  # noqa: D102
         out: list[np.ndarray | None] = [None] * len(questions)
@@ -331,7 +337,9 @@ class _TimedModel(PlayModel):
             t0 = time.perf_counter()
             answers = self.base.ask(deals, [questions[i] for i in idx])
             self.seconds[label] += time.perf_counter() - t0
-            self.calls[label] += sum(n if questions[i].subset is None else len(questions[i].subset) for i in idx)
+            self.calls[label] += sum(
+                n if questions[i].subset is None else len(questions[i].subset) for i in idx
+            )
             for i, answer in zip(idx, answers):
                 out[i] = answer
         return out  # type: ignore[return-value]
@@ -354,13 +362,19 @@ class _KnownAnswers(PlayModel):
         return self.base.tricks(deals, trump=trump, leader=leader, side=side, misere=misere)
 
     def makes(self, deals, *, trump, leader, side, misere, target):  # noqa: D102
-        return self.base.makes(deals, trump=trump, leader=leader, side=side, misere=misere, target=target)
+        return self.base.makes(
+            deals, trump=trump, leader=leader, side=side, misere=misere, target=target
+        )
 
     def ask(self, deals, questions):  # noqa: D102
         out: list[np.ndarray | None] = [None] * len(questions)
         rest = []
         for i, q in enumerate(questions):
-            got = None if q.target is None else self.known.get((q.trump, q.leader, q.side, q.misere, q.target))
+            got = (
+                None
+                if q.target is None
+                else self.known.get((q.trump, q.leader, q.side, q.misere, q.target))
+            )
             if got is None:
                 rest.append(i)
             else:
@@ -382,7 +396,11 @@ def _answer_column(rules: RuleSet, row: Row, turnup_suit: int | None) -> str | N
     combines several denominations, as Prop-Cop's where the partners name trump)."""
     c = row.contract
     if c.partnership:
-        return f"{c.name}_{PLAY_SEATS[row.partner]}" if len(denominations(c, turnup_suit)) == 1 else None
+        return (
+            f"{c.name}_{PLAY_SEATS[row.partner]}"
+            if len(denominations(c, turnup_suit)) == 1
+            else None
+        )
     if _is_choice(rules, c):
         return f"{c.name}_{_SUIT_TEXT[row.trump]}"
     return c.name
@@ -405,7 +423,9 @@ def _known_answers(
             given_up = np.array([column in u.split(",") for u in unsolved[:, seat]])
             if not (asked | given_up).all():
                 continue  # not asked on some deal: nothing to reuse
-            status = np.where(given_up, -1, np.where(asked, values, False).astype(bool)).astype(np.int8)
+            status = np.where(given_up, -1, np.where(asked, values, False).astype(bool)).astype(
+                np.int8
+            )
             key = (row.trump, row.leader, row.side, row.contract.misere, row.contract.target)
             known[key] = status
     return known
@@ -448,7 +468,9 @@ def unsolved_mask(frame: pd.DataFrame, column: str) -> np.ndarray:
     return padded.str.contains(f",{column},", regex=False).to_numpy(dtype=bool)
 
 
-def _longest_eligible(lengths: np.ndarray, honours: np.ndarray, eligible: Sequence[int]) -> np.ndarray:
+def _longest_eligible(
+    lengths: np.ndarray, honours: np.ndarray, eligible: Sequence[int]
+) -> np.ndarray:
     """Per hand, the longest suit among ``eligible`` (ties: more honours, then lower index)."""
     score = np.full(lengths.shape, -1, dtype=np.int64)
     for s in eligible:
@@ -530,18 +552,24 @@ def evaluate_deals(
         tu = None
     feats = hand_features(d, tu)
     cols = result_columns(rs, names)
-    values = {col: np.full((n, 4), -1, dtype=np.int8) for col, _, _ in cols}  # -1: not asked, -2: given up
+    values = {
+        col: np.full((n, 4), -1, dtype=np.int8) for col, _, _ in cols
+    }  # -1: not asked, -2: given up
     model = _TimedModel(_play_model(play_model, max_nodes), _question_labels(rs, names))
     if reuse is not None:
         reuse = (reuse[0], load_rules(reuse[1]))
         got = reuse[0]
         expect = np.repeat(np.arange(first_index, first_index + n, dtype=np.int64), 4)
         if len(got) != 4 * n or not np.array_equal(got["deal"].to_numpy(dtype=np.int64), expect):
-            raise TableError(f"the frame to reuse does not hold deals {first_index}..{first_index + n - 1}")
+            raise TableError(
+                f"the frame to reuse does not hold deals {first_index}..{first_index + n - 1}"
+            )
     reused = 0
     suit_of = np.full(n, -1, dtype=np.int64) if tu is None else tu // 13
     lengths = np.stack([(d // 13 == s).sum(axis=-1) for s in range(4)], axis=-1)
-    honours = np.stack([((d // 13 == s) & (d % 13 >= _JACK)).sum(axis=-1) for s in range(4)], axis=-1)
+    honours = np.stack(
+        [((d // 13 == s) & (d % 13 >= _JACK)).sum(axis=-1) for s in range(4)], axis=-1
+    )
     only = frozenset(names)
     for ts in np.unique(suit_of):
         idx = np.flatnonzero(suit_of == ts)
@@ -579,7 +607,9 @@ def evaluate_deals(
                     stacked = np.zeros((idx.size, 4), dtype=float)
                     for t in suits:
                         stacked[:, t] = by_trump[t]
-                    values[f"{name}_long"][idx, seat] = _status(stacked[np.arange(idx.size), longest])
+                    values[f"{name}_long"][idx, seat] = _status(
+                        stacked[np.arange(idx.size), longest]
+                    )
             else:
                 (made,) = by_trump.values()
                 values[name][idx, seat] = _status(made)
@@ -624,7 +654,13 @@ def evaluate_chunk(
     deals = deals_at(seed, start, n)
     turnups = turnup_cards(seed, start, deals) if rs.turnup else None
     frame, timings = evaluate_deals(
-        deals, turnups, rs, contracts=contracts, first_index=start, play_model=play_model, max_nodes=max_nodes,
+        deals,
+        turnups,
+        rs,
+        contracts=contracts,
+        first_index=start,
+        play_model=play_model,
+        max_nodes=max_nodes,
         reuse=reuse,
     )
     timings["wall"] = time.perf_counter() - t0
@@ -634,7 +670,9 @@ def evaluate_chunk(
 # --- summaries ------------------------------------------------------------------------------
 
 
-def _interval_columns(table: pd.DataFrame, thin: int, deff: np.ndarray | None = None) -> pd.DataFrame:
+def _interval_columns(
+    table: pd.DataFrame, thin: int, deff: np.ndarray | None = None
+) -> pd.DataFrame:
     """share and its 95 % Wilson interval; ``unresolved`` hands widen it to both outcomes.
 
     ``deff`` (per row, >= 1): the design effect of hands that are not independent (several
@@ -660,7 +698,10 @@ def _interval_columns(table: pd.DataFrame, thin: int, deff: np.ndarray | None = 
 
 
 def contract_frequencies(
-    frame: pd.DataFrame, rules: RuleSet | str = "classic", contracts: Iterable[str] | None = None, thin: int = THIN
+    frame: pd.DataFrame,
+    rules: RuleSet | str = "classic",
+    contracts: Iterable[str] | None = None,
+    thin: int = THIN,
 ) -> pd.DataFrame:
     """Share of hands for which each contract (and variant) is makeable double-dummy, per seat.
 
@@ -709,16 +750,24 @@ def prop_pairs(frame: pd.DataFrame, contract: str = "prop") -> pd.DataFrame:
                         "deal": fa["deal"],
                         "seat": f"{PLAY_SEATS[a]}+{PLAY_SEATS[b]}",
                         "pair_trump_len": (fa["trump_len"] + fb["trump_len"]).astype(np.int8),
-                        "pair_trump_honours": (fa["trump_honours"] + fb["trump_honours"]).astype(np.int8),
+                        "pair_trump_honours": (fa["trump_honours"] + fb["trump_honours"]).astype(
+                            np.int8
+                        ),
                         contract: fa[f"{contract}_{PLAY_SEATS[b]}"],
-                        "unsolved": np.where(unsolved_mask(fa, f"{contract}_{PLAY_SEATS[b]}"), contract, ""),
+                        "unsolved": np.where(
+                            unsolved_mask(fa, f"{contract}_{PLAY_SEATS[b]}"), contract, ""
+                        ),
                     }
                 )
             )
-    return pd.concat(parts, ignore_index=True).sort_values(["deal"], kind="stable", ignore_index=True)
+    return pd.concat(parts, ignore_index=True).sort_values(
+        ["deal"], kind="stable", ignore_index=True
+    )
 
 
-def feature_table(frame: pd.DataFrame, outcome: str, row: str, column: str, thin: int = THIN) -> pd.DataFrame:
+def feature_table(
+    frame: pd.DataFrame, outcome: str, row: str, column: str, thin: int = THIN
+) -> pd.DataFrame:
     """Share of hands making ``outcome`` by two features, per seat and over all seats.
 
     Parameters
@@ -745,17 +794,27 @@ def feature_table(frame: pd.DataFrame, outcome: str, row: str, column: str, thin
     f = frame[["seat", row, column, outcome]].assign(lost=unsolved_mask(frame, outcome))
     f = f[f[outcome].notna().to_numpy() | f["lost"].to_numpy()]
     known = f[outcome].notna().to_numpy()
-    f = f.assign(seat=f["seat"].astype(str), made=np.where(known, f[outcome].fillna(False).astype(bool), False),
-                 known=known)
+    f = f.assign(
+        seat=f["seat"].astype(str),
+        made=np.where(known, f[outcome].fillna(False).astype(bool), False),
+        known=known,
+    )
     both = pd.concat([f, f.assign(seat="all")], ignore_index=True)
-    g = both.groupby(["seat", row, column], sort=True).agg(
-        count=("known", "sum"), makes=("made", "sum"), unresolved=("lost", "sum")
-    ).reset_index()
+    g = (
+        both.groupby(["seat", row, column], sort=True)
+        .agg(count=("known", "sum"), makes=("made", "sum"), unresolved=("lost", "sum"))
+        .reset_index()
+    )
     order = {s: i for i, s in enumerate(list(dict.fromkeys(f["seat"])) + ["all"])}
-    g = g.sort_values(["seat", row, column], key=lambda s: s.map(order) if s.name == "seat" else s, kind="stable")
+    g = g.sort_values(
+        ["seat", row, column], key=lambda s: s.map(order) if s.name == "seat" else s, kind="stable"
+    )
     g = g.reset_index(drop=True)
     effect = _design_effects(frame.loc[f.index, "deal"].to_numpy(), f, row, column)
-    g["deff"] = [effect.get((r, c), 1.0) if s == "all" else 1.0 for s, r, c in zip(g["seat"], g[row], g[column])]
+    g["deff"] = [
+        effect.get((r, c), 1.0) if s == "all" else 1.0
+        for s, r, c in zip(g["seat"], g[row], g[column])
+    ]
     return _interval_columns(g, thin, g["deff"].to_numpy())
 
 
@@ -763,9 +822,13 @@ def _design_effects(deal: np.ndarray, f: pd.DataFrame, row: str, column: str) ->
     """Per ``(row, column)`` cell of the pooled rows: the deal-clustered variance of the share
     over the binomial variance (at least 1; 1 where it cannot be estimated)."""
     known = f.assign(deal=deal)[f["known"].to_numpy()]
-    per_deal = known.groupby([row, column, "deal"], sort=False).agg(c=("known", "size"), m=("made", "sum"))
+    per_deal = known.groupby([row, column, "deal"], sort=False).agg(
+        c=("known", "size"), m=("made", "sum")
+    )
     per_deal = per_deal.reset_index()
-    cell = per_deal.groupby([row, column], sort=False).agg(C=("c", "sum"), M=("m", "sum"), D=("c", "size"))
+    cell = per_deal.groupby([row, column], sort=False).agg(
+        C=("c", "sum"), M=("m", "sum"), D=("c", "size")
+    )
     per_deal = per_deal.join(cell, on=[row, column])
     p = per_deal["M"] / per_deal["C"]
     per_deal["r2"] = (per_deal["m"] - p * per_deal["c"]) ** 2
@@ -782,7 +845,10 @@ def _design_effects(deal: np.ndarray, f: pd.DataFrame, row: str, column: str) ->
 
 
 def feature_tables(
-    frame: pd.DataFrame, rules: RuleSet | str = "classic", contracts: Iterable[str] | None = None, thin: int = THIN
+    frame: pd.DataFrame,
+    rules: RuleSet | str = "classic",
+    contracts: Iterable[str] | None = None,
+    thin: int = THIN,
 ) -> dict[str, pd.DataFrame]:
     """Every table of :data:`FEATURE_TABLES` that the rule set and contracts allow, by file stem."""
     rs = load_rules(rules)
@@ -822,7 +888,9 @@ def _atomic_write(path: Path, write: Callable[[Any], None], binary: bool) -> Non
     """Write through ``path``'s temporary sibling, fsync it, then rename it over ``path``."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        with open(tmp, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8", "newline": ""})) as fh:
+        with open(
+            tmp, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8", "newline": ""})
+        ) as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
@@ -866,7 +934,12 @@ def _chunk_done(path: Path, n: int) -> bool:
 
 
 def _manifest(
-    seed: int, rules: RuleSet, names: Sequence[str], chunk_size: int, model: str, max_nodes: int | None = None
+    seed: int,
+    rules: RuleSet,
+    names: Sequence[str],
+    chunk_size: int,
+    model: str,
+    max_nodes: int | None = None,
 ) -> dict[str, Any]:
     return {
         "play_model": model,
@@ -890,7 +963,16 @@ def _check_manifest(out: Path, manifest: dict[str, Any]) -> bool:
     except (OSError, ValueError) as exc:
         raise TableError(f"cannot read the run manifest {str(path)!r}: {exc}") from None
     diffs = []
-    for key in ("format", "seed", "rules", "chunk_size", "contracts", "play_model", "max_nodes", "rules_toml"):
+    for key in (
+        "format",
+        "seed",
+        "rules",
+        "chunk_size",
+        "contracts",
+        "play_model",
+        "max_nodes",
+        "rules_toml",
+    ):
         if old.get(key) != manifest[key]:
             if key == "rules_toml":
                 diffs.append("rule-set options")
@@ -911,7 +993,9 @@ def _prepare_out(out: Path) -> None:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
-        raise TableError(f"cannot write to output directory {str(out)!r}: {exc.strerror or exc}") from None
+        raise TableError(
+            f"cannot write to output directory {str(out)!r}: {exc.strerror or exc}"
+        ) from None
     # temporary files of a killed run are never complete: remove them
     for stale in list((out / "chunks").glob(".*.tmp-*")) + list(out.glob(".*.tmp-*")):
         try:
@@ -961,8 +1045,11 @@ class TableRun:
 
 
 def _check_int(value: Any, what: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or int(value) < low or (
-        high is not None and int(value) >= high
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | np.integer)
+        or int(value) < low
+        or (high is not None and int(value) >= high)
     ):
         bound = f">= {low}" if high is None else f"in [{low}, {high})"
         raise TableError(f"{what} must be an int {bound}, got {value!r}")
@@ -974,7 +1061,9 @@ def _stderr_progress(done: int, total: int, chunk: int, n_chunks: int, rate: flo
     if rate and done < total:
         left = (total - done) / rate
         if left >= 1:
-            eta = f", about {left / 60:.0f} min left" if left >= 90 else f", about {left:.0f} s left"
+            eta = (
+                f", about {left / 60:.0f} min left" if left >= 90 else f", about {left:.0f} s left"
+            )
     speed = f", {rate:.3g} deals/s" if rate else ""
     line = f"table: {done}/{total} deals done (chunk {chunk + 1} of {n_chunks}){speed}{eta}"
     print(line, file=sys.stderr, flush=True)
@@ -1071,7 +1160,9 @@ def run_tables(
     try:
         import pyarrow  # noqa: F401
     except ImportError:  # pragma: no cover - pyarrow comes with the dev extra
-        raise TableError("odds tables are written as Parquet and need pyarrow: pip install pyarrow") from None
+        raise TableError(
+            "odds tables are written as Parquet and need pyarrow: pip install pyarrow"
+        ) from None
     out = Path(out)
     _prepare_out(out)
     manifest = _manifest(seed, rs, names, chunk_size, model.name, getattr(model, "max_nodes", None))
@@ -1088,7 +1179,10 @@ def run_tables(
     if progress is True:
         report = _stderr_progress
         if run.skipped:
-            print(f"table: resuming, {len(run.skipped)} of {n_chunks} chunks already done", file=sys.stderr)
+            print(
+                f"table: resuming, {len(run.skipped)} of {n_chunks} chunks already done",
+                file=sys.stderr,
+            )
     else:
         report = progress or None
 
@@ -1117,7 +1211,9 @@ def run_tables(
             elapsed = time.perf_counter() - t_start
             report(done_deals, deals, k, n_chunks, new_deals / elapsed if elapsed > 0 else None)
 
-    executor = "threads" if scheduler is None else ("dask-local" if scheduler == "local" else "dask")
+    executor = (
+        "threads" if scheduler is None else ("dask-local" if scheduler == "local" else "dask")
+    )
     if todo:
         if scheduler is None:
             _run_local(todo, seed, rs, names, model, threads, finish, donor)
@@ -1129,7 +1225,9 @@ def run_tables(
     total = _chunk_timings(out, spans)
     _write_parquet(out / "deals.parquet", frame)
     run.frequencies = contract_frequencies(frame, rs, names, thin)
-    _write_text(out / "contract_frequency.csv", run.frequencies.to_csv(index=False, float_format="%.6g"))
+    _write_text(
+        out / "contract_frequency.csv", run.frequencies.to_csv(index=False, float_format="%.6g")
+    )
     run.features = feature_tables(frame, rs, names, thin)
     for stem, table in run.features.items():
         _write_text(out / f"features_{stem}.csv", table.to_csv(index=False, float_format="%.6g"))
@@ -1144,7 +1242,9 @@ def run_tables(
         "contracts": list(names),
         "version": __version__,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "command": command if command is not None else " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "command": command
+        if command is not None
+        else " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
         "chunk_size": chunk_size,
         "chunks": n_chunks,
         "chunks_computed": len(run.computed),
@@ -1168,7 +1268,9 @@ def run_tables(
         "features": FEATURES,
         "columns": {col: {"contract": c, "variant": v} for col, c, v in result_columns(rs, names)},
     }
-    _write_text(out / "metadata.json", json.dumps(run.metadata, indent=2, ensure_ascii=False) + "\n")
+    _write_text(
+        out / "metadata.json", json.dumps(run.metadata, indent=2, ensure_ascii=False) + "\n"
+    )
     return run
 
 
@@ -1189,7 +1291,9 @@ def _reuse_source(path: Path, manifest: dict[str, Any]) -> tuple[Path, RuleSet]:
     return path, rules
 
 
-def _reuse_chunk(donor: tuple[Path, RuleSet] | None, k: int, n: int) -> tuple[pd.DataFrame, RuleSet] | None:
+def _reuse_chunk(
+    donor: tuple[Path, RuleSet] | None, k: int, n: int
+) -> tuple[pd.DataFrame, RuleSet] | None:
     """Chunk ``k`` of the run to reuse, if that run has finished it."""
     if donor is None or not _chunk_done(_chunk_path(donor[0], k), n):
         return None
@@ -1197,8 +1301,13 @@ def _reuse_chunk(donor: tuple[Path, RuleSet] | None, k: int, n: int) -> tuple[pd
 
 
 def _run_local(
-    todo: Sequence[tuple[int, int, int]], seed: int, rules: RuleSet, names: Sequence[str],
-    model: PlayModel, threads: int | None, finish: Callable[..., None],
+    todo: Sequence[tuple[int, int, int]],
+    seed: int,
+    rules: RuleSet,
+    names: Sequence[str],
+    model: PlayModel,
+    threads: int | None,
+    finish: Callable[..., None],
     donor: tuple[Path, RuleSet] | None = None,
 ) -> None:
     import numba
@@ -1208,21 +1317,30 @@ def _run_local(
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
         for k, start, n in todo:
-            frame, timing = evaluate_chunk(seed, start, n, rules, names, model, reuse=_reuse_chunk(donor, k, n))
+            frame, timing = evaluate_chunk(
+                seed, start, n, rules, names, model, reuse=_reuse_chunk(donor, k, n)
+            )
             finish(k, start, n, frame, timing)
     finally:
         numba.set_num_threads(before)
 
 
 def _run_dask(
-    todo: Sequence[tuple[int, int, int]], seed: int, rules: RuleSet, names: Sequence[str],
-    model: PlayModel, scheduler: str, finish: Callable[..., None],
+    todo: Sequence[tuple[int, int, int]],
+    seed: int,
+    rules: RuleSet,
+    names: Sequence[str],
+    model: PlayModel,
+    scheduler: str,
+    finish: Callable[..., None],
     donor: tuple[Path, RuleSet] | None = None,
 ) -> None:
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:  # pragma: no cover - dask is an optional dependency
-        raise TableError("--scheduler needs dask.distributed: pip install 'solo-analysis[cluster]'") from None
+        raise TableError(
+            "--scheduler needs dask.distributed: pip install 'solo-analysis[cluster]'"
+        ) from None
     cluster = None
     try:
         if scheduler == "local":
@@ -1303,4 +1421,3 @@ def load_run(out: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]
     except (OSError, ValueError) as exc:
         raise TableError(f"{str(path)!r} holds no finished table run: {exc}") from None
     return frame, meta
-

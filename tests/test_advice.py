@@ -30,7 +30,13 @@ from solo_analysis.advice import (
     wilson_interval,
 )
 from solo_analysis.sampler import DealSampler
-from solo_analysis.errors import ContractError, RuleSetError, SeatError, SoloAnalysisError, TurnupError
+from solo_analysis.errors import (
+    ContractError,
+    RuleSetError,
+    SeatError,
+    SoloAnalysisError,
+    TurnupError,
+)
 from solo_analysis.rules import load_rules
 
 SPADES = "AKQJT98765432..."  # thirteen spades
@@ -106,12 +112,22 @@ def test_ev_matches_p_make_and_units(spades):
 
 def test_exact_mode_distribution_and_overtricks():
     rules = load_rules("classic").with_options(overtricks="flat")
-    a = advise(SPADES, seat="eldest", turnup="2H", samples=8, seed=3, rules=rules, contracts=["solo", "abundance"])
+    a = advise(
+        SPADES,
+        seat="eldest",
+        turnup="2H",
+        samples=8,
+        seed=3,
+        rules=rules,
+        contracts=["solo", "abundance"],
+    )
     t = a.table.set_index("row")
     assert t.exact.all()  # the flat scheme pays by the trick, so tricks are counted
     ab = t[(t.contract == "abundance") & (t.trump == "S") & (t.choice == "fixed")].iloc[0]
     assert ab.tricks_mean == 13.0
-    assert ab.ev_units == pytest.approx(rules.declarer_units("abundance", 13))  # 5 + 4 over-tricks, x3
+    assert ab.ev_units == pytest.approx(
+        rules.declarer_units("abundance", 13)
+    )  # 5 + 4 over-tricks, x3
     d = a.distribution
     assert set(d.columns) >= {"row", "contract", "trump", "partner", "tricks", "count", "share"}
     for row, grp in d.groupby("row"):
@@ -146,7 +162,9 @@ def test_fake_model_misere_over_and_pass():
     assert a.runner_up["contract"] == "misere"
     assert a.play_model == "fake-aces"
     # only contracts above the bid so far may be advised
-    b = advise(LOW, seat="third", turnup="KH", samples=32, seed=1, play_model=model, over="spread-misere")
+    b = advise(
+        LOW, seat="third", turnup="KH", samples=32, seed=1, play_model=model, over="spread-misere"
+    )
     assert b.recommendation == "pass" and b.recommended is None
     assert not b.table.set_index("contract").loc["misere", "allowed"]
     assert b.table.set_index("contract").loc["declared", "allowed"].all()
@@ -163,7 +181,9 @@ def test_adaptive_sampling_stops_at_tolerance_or_cap():
     a = advise(LOW, seat="third", turnup="KH", seed=2, play_model=model, tolerance=0.05,
                progress=lambda n, w: seen.append((n, w)))  # fmt: skip
     assert a.samples == 64 and a.converged and a.tolerance == 0.05 and seen[-1][0] == 64
-    b = advise(LOW, seat="third", turnup="KH", seed=2, play_model=model, tolerance=0.001, max_samples=200)
+    b = advise(
+        LOW, seat="third", turnup="KH", seed=2, play_model=model, tolerance=0.001, max_samples=200
+    )
     assert b.samples == 200 and not b.converged
     assert (b.table.samples == 200).all()
     # batching does not change the deals: the adaptive run equals a fixed run of the same size
@@ -255,7 +275,12 @@ def test_time_limit_cuts_adaptive_sampling(monkeypatch):
     assert c.stopped == d.stopped == "tolerance" and c.converged
     pd.testing.assert_frame_equal(c.table, d.table)
     # fixed samples say so
-    assert advise(LOW, samples=8, seat="third", turnup="KH", seed=4, play_model=HighCardModel()).stopped == "samples"
+    assert (
+        advise(
+            LOW, samples=8, seat="third", turnup="KH", seed=4, play_model=HighCardModel()
+        ).stopped
+        == "samples"
+    )
 
 
 class CountingCoinModel(CoinMisereModel):
@@ -301,7 +326,14 @@ def test_position_cap_with_the_solver_repeats_whatever_the_threads():
     # Solo on an ordinary hand makes about 3 % of the time: 64 deals leave it wider than +-2
     # points, and a cap of 1,500,000 positions stops it a batch later (96 deals, 7 of them
     # given up at 100,000 positions: measured)
-    kw = dict(seat="second", turnup="7S", contracts=["solo"], max_nodes=100_000, max_positions=1_500_000, seed=3)
+    kw = dict(
+        seat="second",
+        turnup="7S",
+        contracts=["solo"],
+        max_nodes=100_000,
+        max_positions=1_500_000,
+        seed=3,
+    )
     a = advise("AKJ94.K83.Q72.65", **kw)
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
@@ -367,16 +399,24 @@ def test_control_variate_estimate_on_known_relations():
     # y exactly linear in the features: the corrected mean is exact and its error vanishes
     y = 2.0 + x @ np.array([1.0, -3.0, 0.5])
     est, se = _cv_mean(y, x, controls)
-    assert est == pytest.approx(2.0 + mu @ np.array([1.0, -3.0, 0.5])) and se < 1e-3  # only the means' error
+    assert (
+        est == pytest.approx(2.0 + mu @ np.array([1.0, -3.0, 0.5])) and se < 1e-3
+    )  # only the means' error
     # features unrelated to y: about the plain mean and its standard error
     z = rng.normal(size=400)
     est, se = _cv_mean(z, x, controls)
-    assert abs(est - z.mean()) < 3 * z.std() / 20 and se == pytest.approx(z.std(ddof=1) / 20, rel=0.05)
+    assert abs(est - z.mean()) < 3 * z.std() / 20 and se == pytest.approx(
+        z.std(ddof=1) / 20, rel=0.05
+    )
     assert _cv_mean(z[:50], x[:50], controls) is None  # too few deals
     # the features: high-card points per suit and three suit lengths of two other hands
     deals = np.asarray(DealSampler(LOW, seat="third", turnup="KH", seed=1).draw(5))
     f = deal_features(deals, 2)
-    assert f.shape == (5, 39) and (f[:, :4].sum(axis=1) <= 37).all() and (f[:, 4:7].sum(axis=1) <= 13).all()
+    assert (
+        f.shape == (5, 39)
+        and (f[:, :4].sum(axis=1) <= 37).all()
+        and (f[:, 4:7].sum(axis=1) <= 13).all()
+    )
 
 
 def _synthetic_controls(rng, n_aux=100_000):
@@ -396,7 +436,9 @@ def _saturating(x, rng):
 def test_logistic_fit_recovers_a_logistic_relation():
     rng = np.random.default_rng(5)
     z = rng.normal(size=(20_000, 2))
-    y = (rng.random(20_000) < 1 / (1 + np.exp(-(-0.5 + 2.0 * z[:, 0] - 1.0 * z[:, 1])))).astype(float)
+    y = (rng.random(20_000) < 1 / (1 + np.exp(-(-0.5 + 2.0 * z[:, 0] - 1.0 * z[:, 1])))).astype(
+        float
+    )
     w = _logit_fit(z, y)  # the ridge penalty barely matters with this many deals
     assert w == pytest.approx([-0.5, 2.0, -1.0], abs=0.1)
 
@@ -439,7 +481,14 @@ def test_logistic_control_narrows_and_covers():
 
 
 def test_control_variates_narrow_the_intervals_and_keep_the_rate():
-    kw = dict(seat="second", turnup="7S", samples=512, seed=3, play_model=NoisyHighCardModel(), contracts=["prop"])
+    kw = dict(
+        seat="second",
+        turnup="7S",
+        samples=512,
+        seed=3,
+        play_model=NoisyHighCardModel(),
+        contracts=["prop"],
+    )
     a = advise("AKJ94.K83.Q72.65", **kw)
     b = advise("AKJ94.K83.Q72.65", control_variates=False, **kw)
     fa, fb = a.table[a.table.choice == "fixed"], b.table[b.table.choice == "fixed"]
@@ -482,7 +531,15 @@ def test_control_variate_intervals_cover_the_true_rate():
     names = {"eldest": 0, "third": 2, "dealer": 3}
     hits = total = 0
     for seed in range(150):
-        a = advise(hand, seat="second", turnup="7S", samples=192, seed=seed, play_model=model, contracts=["prop"])
+        a = advise(
+            hand,
+            seat="second",
+            turnup="7S",
+            samples=192,
+            seed=seed,
+            play_model=model,
+            contracts=["prop"],
+        )
         for _, r in a.table[a.table.choice == "fixed"].iterrows():
             hits += r.ci_low <= truth[names[r.partner]] <= r.ci_high
             total += 1
@@ -491,14 +548,27 @@ def test_control_variate_intervals_cover_the_true_rate():
 
 def test_json_and_csv_structure(spades):
     doc = json.loads(spades.to_json())
-    for key in ("hand", "seat", "turnup", "rules", "samples", "seed", "play_model", "contracts", "recommendation"):
+    for key in (
+        "hand",
+        "seat",
+        "turnup",
+        "rules",
+        "samples",
+        "seed",
+        "play_model",
+        "contracts",
+        "recommendation",
+    ):
         assert key in doc
     assert doc["hand"] == SPADES and doc["turnup"] == "2H" and doc["samples"] == 16
     row = doc["contracts"][0]
     for key in ("contract", "trump", "partner", "target", "p_make", "ci_low", "ci_high", "ev_units",
                 "tricks_mean", "samples"):  # fmt: skip
         assert key in row
-    assert doc["recommendation"]["contract"] == "declared" and doc["recommendation"]["ev_units"] == 24.0
+    assert (
+        doc["recommendation"]["contract"] == "declared"
+        and doc["recommendation"]["ev_units"] == 24.0
+    )
     lines = spades.to_csv().strip().splitlines()
     assert len(lines) == 1 + len(spades.table)
     assert lines[0].split(",")[:2] == ["row", "contract"] and set(row) == set(lines[0].split(","))
@@ -552,7 +622,9 @@ def test_bad_hand():
 
 def test_misere_known_answer_with_the_solver():
     """The lowest cards make Misère and Spread Misère on every deal (real double-dummy solver)."""
-    a = advise(LOW, seat="second", turnup="KH", samples=16, seed=1, contracts=["misere", "spread-misere"])
+    a = advise(
+        LOW, seat="second", turnup="KH", samples=16, seed=1, contracts=["misere", "spread-misere"]
+    )
     assert list(a.table.p_make) == [1.0, 1.0]
     assert a.recommendation == "spread-misere"
 

@@ -54,7 +54,9 @@ def test_bad_budget_is_a_deal_error(deals, bad):
 
 @pytest.fixture(scope="module")
 def advices():
-    kw = dict(seat=SEAT, turnup=TURNUP, samples=16, seed=5, contracts=["solo", "misere", "abundance"])
+    kw = dict(
+        seat=SEAT, turnup=TURNUP, samples=16, seed=5, contracts=["solo", "misere", "abundance"]
+    )
     return advise(HAND, max_nodes=None, **kw), advise(HAND, max_nodes=2000, **kw)
 
 
@@ -102,7 +104,9 @@ def test_budget_outcome_depends_on_the_deal_alone(deals):
     """Same answers (given up or not) whatever the order, batch size or thread of the deals."""
     question = dict(**QUESTION, target=5, max_nodes=2000)
     together = solve_batch(deals, **question)
-    one_by_one = np.concatenate([solve_batch(deals[i : i + 1], **question) for i in range(len(deals))])
+    one_by_one = np.concatenate(
+        [solve_batch(deals[i : i + 1], **question) for i in range(len(deals))]
+    )
     reversed_ = solve_batch(deals[::-1], **question)[::-1]
     assert (together < 0).any() and (together >= 0).any()
     assert np.array_equal(together, one_by_one)

@@ -359,7 +359,10 @@ def test_deal_from_pbn() -> None:
     assert [h for h in deal] == list(deal.hands)
     assert deal.n_cards == 13
     assert str(deal) == deal.to_pbn() == DEAL_PBN
-    assert deal.to_pbn(first="E") == "E:JT9.876.5432.AKQ 876.5432.AKQ.JT9 5432.AKQ.JT9.876 AKQ.JT9.876.5432"
+    assert (
+        deal.to_pbn(first="E")
+        == "E:JT9.876.5432.AKQ 876.5432.AKQ.JT9 5432.AKQ.JT9.876 AKQ.JT9.876.5432"
+    )
     assert Deal.from_pbn(deal.to_pbn("W")) == deal
     assert Deal.from_pbn(DEAL_PBN[2:]) == deal  # no seat prefix: N first
     assert Deal.from_pbn("  n : " + DEAL_PBN[2:].lower()) == deal
@@ -517,7 +520,9 @@ def test_deal_array_round_trip(deal: Deal) -> None:
     assert Deal.from_array(arr) == deal
 
 
-_HAND_ALPHABET = st.sampled_from(list("AKQJT9876543210SHDCshdcXx.-:, \t♠♥♦♣♤♡♢♧\ufe0f[]\"") + ["ﬆ", "ß"])
+_HAND_ALPHABET = st.sampled_from(
+    list('AKQJT9876543210SHDCshdcXx.-:, \t♠♥♦♣♤♡♢♧\ufe0f[]"') + ["ﬆ", "ß"]
+)
 
 
 @given(st.one_of(st.text(), st.text(_HAND_ALPHABET)), st.sampled_from([13, None, 2]))

@@ -28,16 +28,27 @@ def test_table(capsys):
 
 def test_quiet(capsys):
     code, out, err = run(BASE + ["--quiet"], capsys)
-    assert code == 0 and out.strip().startswith("Bid Abundance Declared") and len(out.strip().splitlines()) == 1
+    assert (
+        code == 0
+        and out.strip().startswith("Bid Abundance Declared")
+        and len(out.strip().splitlines()) == 1
+    )
 
 
 def test_json(capsys):
     code, out, err = run(BASE + ["--format", "json"], capsys)
     assert code == 0
     doc = json.loads(out)
-    assert doc["samples"] == 8 and doc["seed"] == 5 and doc["seat"] == "second" and doc["rules"] == "classic"
+    assert (
+        doc["samples"] == 8
+        and doc["seed"] == 5
+        and doc["seat"] == "second"
+        and doc["rules"] == "classic"
+    )
     assert doc["recommendation"]["contract"] == "declared"
-    assert {"contract", "trump", "partner", "p_make", "ci_low", "ci_high", "ev_units"} <= set(doc["contracts"][0])
+    assert {"contract", "trump", "partner", "p_make", "ci_low", "ci_high", "ev_units"} <= set(
+        doc["contracts"][0]
+    )
 
 
 def test_control_variates_flag(capsys):
@@ -69,12 +80,45 @@ def test_csv(capsys):
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--over", "nosuch"],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "0"],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--tolerance", "2"],
-        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "4", "--tolerance", "0.1"],
+        [
+            "advise",
+            SPADES,
+            "--seat",
+            "second",
+            "--turnup",
+            "2H",
+            "--samples",
+            "4",
+            "--tolerance",
+            "0.1",
+        ],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--format", "xml"],
-        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "4", "--max-seconds", "5"],
+        [
+            "advise",
+            SPADES,
+            "--seat",
+            "second",
+            "--turnup",
+            "2H",
+            "--samples",
+            "4",
+            "--max-seconds",
+            "5",
+        ],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--max-seconds", "0"],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--max-seconds", "soon"],
-        ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "4", "--max-positions", "9"],
+        [
+            "advise",
+            SPADES,
+            "--seat",
+            "second",
+            "--turnup",
+            "2H",
+            "--samples",
+            "4",
+            "--max-positions",
+            "9",
+        ],
         ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--max-positions", "-1"],
         ["advise", SPADES, "--turnup", "2H"],
     ],
@@ -90,7 +134,12 @@ def test_time_limit(capsys):
             "--contracts", "solo,declared", "--format", "json"]  # fmt: skip
     code, out, _ = run(argv, capsys)
     doc = json.loads(out)
-    assert code == 0 and doc["max_seconds"] == 600 and doc["stopped"] == "tolerance" and doc["converged"]
+    assert (
+        code == 0
+        and doc["max_seconds"] == 600
+        and doc["stopped"] == "tolerance"
+        and doc["converged"]
+    )
 
 
 def test_position_cap(capsys):
@@ -105,9 +154,16 @@ def test_position_cap(capsys):
     assert "the cap of 500 search positions came first (--max-positions 0: no cap)" in out
     code, out, _ = run(argv[:-1] + ["0", "--format", "json"], capsys)
     doc = json.loads(out)
-    assert code == 0 and doc["stopped"] == "tolerance" and doc["max_positions"] is None and doc["samples"] > 64
+    assert (
+        code == 0
+        and doc["stopped"] == "tolerance"
+        and doc["max_positions"] is None
+        and doc["samples"] > 64
+    )
     code, out, _ = run(argv[:-2] + ["--format", "json"], capsys)
     doc = json.loads(out)
     assert code == 0 and doc["max_positions"] == DEFAULT_MAX_POSITIONS and doc["positions"] > 0
     code, out, _ = run(["advise", "--help"], capsys)
-    assert code == 0 and f"default {DEFAULT_MAX_POSITIONS:,}" in " ".join(out.split())  # the help tells the truth
+    assert code == 0 and f"default {DEFAULT_MAX_POSITIONS:,}" in " ".join(
+        out.split()
+    )  # the help tells the truth

@@ -126,8 +126,18 @@ def test_progress_line_waits_then_rewrites_in_place():
     line.close()
     assert stream.getvalue().endswith("\r") and line.width == 0
     adaptive = ProgressLine(io.StringIO(), adaptive=True, tolerance=0.02, delay=0.0, clock=clock)
-    assert adaptive.text(128, 2000) == "solving: 128 deals (at most 2000 until every interval is within ±2%)  0 s"
-    capped = ProgressLine(io.StringIO(), adaptive=True, tolerance=0.02, delay=0.0, clock=clock, max_positions=60_000_000)
+    assert (
+        adaptive.text(128, 2000)
+        == "solving: 128 deals (at most 2000 until every interval is within ±2%)  0 s"
+    )
+    capped = ProgressLine(
+        io.StringIO(),
+        adaptive=True,
+        tolerance=0.02,
+        delay=0.0,
+        clock=clock,
+        max_positions=60_000_000,
+    )
     assert capped.text(128, 2000) == (
         "solving: 128 deals (at most 2000 or 60,000,000 search positions until every interval is within ±2%)  0 s"
     )
@@ -136,10 +146,32 @@ def test_progress_line_waits_then_rewrites_in_place():
 @pytest.mark.parametrize(
     ("argv", "kernels"),
     [
-        (["solve", "N:A... K... Q... J...", "--trump", "NT", "--leader", "N", "--declarers", "N"],
-         ("_solver.solve_position",)),
-        (["leads", "N:A... K... Q... J...", "--trump", "NT", "--leader", "N", "--declarers", "N"],
-         ("_solver.solve_after_lead",)),
+        (
+            [
+                "solve",
+                "N:A... K... Q... J...",
+                "--trump",
+                "NT",
+                "--leader",
+                "N",
+                "--declarers",
+                "N",
+            ],
+            ("_solver.solve_position",),
+        ),
+        (
+            [
+                "leads",
+                "N:A... K... Q... J...",
+                "--trump",
+                "NT",
+                "--leader",
+                "N",
+                "--declarers",
+                "N",
+            ],
+            ("_solver.solve_after_lead",),
+        ),
     ],
 )
 def test_solve_and_leads_say_once_that_they_compile(argv, kernels, monkeypatch, capsys):
@@ -160,7 +192,10 @@ def test_solve_and_leads_say_once_that_they_compile(argv, kernels, monkeypatch, 
 def test_needs_compiling_names_real_kernels():
     from solo_analysis.cli import _console
 
-    for names in (("_solver.solve_position",), ("_solver.solve_after_lead",),
-                  ("_solver.solve_many", "_sampler.deal_batch")):
+    for names in (
+        ("_solver.solve_position",),
+        ("_solver.solve_after_lead",),
+        ("_solver.solve_many", "_sampler.deal_batch"),
+    ):
         assert _console.needs_compiling(*names) in (True, False)
     assert _console.needs_compiling("_solver.no_such_kernel") is False

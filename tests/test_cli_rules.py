@@ -35,9 +35,9 @@ def test_rules_shows_ladder(capsys):
     abundance = next(line for line in lines if " abundance " in line)
     assert "declarer-new" in abundance
     # aligned columns: every table row as long as its header or shorter and the column starts line up
-    table = lines[lines.index(header):]
+    table = lines[lines.index(header) :]
     start = header.index("contract")
-    assert all(row[start - 2:start] == "  " for row in table[2:])
+    assert all(row[start - 2 : start] == "  " for row in table[2:])
 
 
 def test_rules_ladder_json(capsys):
@@ -45,7 +45,13 @@ def test_rules_ladder_json(capsys):
     assert code == 0
     data = json.loads(out)
     assert [c["name"] for c in data["contracts"]] == [
-        "prop", "solo", "misere", "abundance", "royal-abundance", "spread-misere", "declared",
+        "prop",
+        "solo",
+        "misere",
+        "abundance",
+        "royal-abundance",
+        "spread-misere",
+        "declared",
     ]
     assert data["contracts"][-1]["trump"] == "none"
     assert data["contracts"][1]["declarer_wins"] == 3
@@ -63,7 +69,11 @@ def test_score_table(capsys):
     code, out, err = run(["score", "solo", "--tricks", "6", "--declarer", "n"], capsys)
     assert code == 0 and err == ""
     assert "made" in out
-    rows = {line.split()[0]: line.split() for line in out.splitlines() if line[:1] in "NESW" and len(line.split()) == 3}
+    rows = {
+        line.split()[0]: line.split()
+        for line in out.splitlines()
+        if line[:1] in "NESW" and len(line.split()) == 3
+    }
     assert rows["N"] == ["N", "declarer", "+9"]
     assert rows["E"] == ["E", "defender", "-3"]
 
@@ -71,17 +81,30 @@ def test_score_table(capsys):
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["score", "solo", "--tricks", "5", "--declarer", "N"], {"N": 9, "E": -3, "S": -3, "W": -3}),
-        (["score", "abundance", "--tricks", "10", "--declarer", "S", "--rules", "french"],
-         {"N": -3, "E": -3, "S": 9, "W": -3}),
-        (["score", "abundance", "--tricks", "8", "--declarer", "S", "--rules", "french"],
-         {"N": 3, "E": 3, "S": -9, "W": 3}),
-        (["score", "prop", "--tricks", "8", "--declarer", "w", "--partner", "e"],
-         {"N": -2, "E": 2, "S": -2, "W": 2}),
-        (["score", "prop-and-cop", "-t", "7", "-d", "W", "-p", "N", "--rules", "parlett"],
-         {"N": -1, "E": 1, "S": 1, "W": -1}),
-        (["score", "Misère Ouverte", "-t", "0", "-d", "E", "--rules", "PARLETT"],
-         {"N": -4, "E": 12, "S": -4, "W": -4}),
+        (
+            ["score", "solo", "--tricks", "5", "--declarer", "N"],
+            {"N": 9, "E": -3, "S": -3, "W": -3},
+        ),
+        (
+            ["score", "abundance", "--tricks", "10", "--declarer", "S", "--rules", "french"],
+            {"N": -3, "E": -3, "S": 9, "W": -3},
+        ),
+        (
+            ["score", "abundance", "--tricks", "8", "--declarer", "S", "--rules", "french"],
+            {"N": 3, "E": 3, "S": -9, "W": 3},
+        ),
+        (
+            ["score", "prop", "--tricks", "8", "--declarer", "w", "--partner", "e"],
+            {"N": -2, "E": 2, "S": -2, "W": 2},
+        ),
+        (
+            ["score", "prop-and-cop", "-t", "7", "-d", "W", "-p", "N", "--rules", "parlett"],
+            {"N": -1, "E": 1, "S": 1, "W": -1},
+        ),
+        (
+            ["score", "Misère Ouverte", "-t", "0", "-d", "E", "--rules", "PARLETT"],
+            {"N": -4, "E": 12, "S": -4, "W": -4},
+        ),
     ],
 )
 def test_score_json(argv, expected, capsys):
@@ -96,7 +119,9 @@ def test_score_json(argv, expected, capsys):
 def test_score_fractional_stake_file(tmp_path, capsys):
     path = tmp_path / "beginners.toml"
     path.write_text("stake = 0.1\n", encoding="utf-8")
-    code, out, _ = run(["score", "solo", "-t", "5", "-d", "N", "--rules", str(path), "--format", "json"], capsys)
+    code, out, _ = run(
+        ["score", "solo", "-t", "5", "-d", "N", "--rules", str(path), "--format", "json"], capsys
+    )
     assert code == 0
     data = json.loads(out)
     assert all(type(v) is float for v in data.values())
@@ -145,6 +170,8 @@ def test_bad_contract_message_lists_names(capsys):
 def test_contract_missing_from_rule_set(tmp_path, capsys):
     path = tmp_path / "straight.toml"
     path.write_text("prop = false\n", encoding="utf-8")
-    code, out, err = run(["score", "prop", "-t", "8", "-d", "N", "-p", "S", "--rules", str(path)], capsys)
+    code, out, err = run(
+        ["score", "prop", "-t", "8", "-d", "N", "-p", "S", "--rules", str(path)], capsys
+    )
     assert_one_line_error(code, out, err)
     assert "not in rule set" in err

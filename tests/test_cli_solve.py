@@ -37,7 +37,18 @@ FOUR = "N:QJT5... A92.Q.. 8743... K6.J2.."  # 4 cards each
     ],
 )
 def test_solve_json_matches_solver(pbn, trump, leader, declarers, misere, capsys):
-    argv = ["solve", pbn, "--trump", trump, "--leader", leader, "--declarers", declarers, "--format", "json"]
+    argv = [
+        "solve",
+        pbn,
+        "--trump",
+        trump,
+        "--leader",
+        leader,
+        "--declarers",
+        declarers,
+        "--format",
+        "json",
+    ]
     code, out, err = run(argv + (["--misere"] if misere else []), capsys)
     assert code == 0 and err == ""
     expected = solve(pbn, trump=trump, leader=leader, declarers=declarers, misere=misere)
@@ -48,15 +59,32 @@ def test_solve_json_matches_solver(pbn, trump, leader, declarers, misere, capsys
 def test_solve_target_json(misere, capsys):
     pbn, declarers, trump = (MISERE, "N", "NT") if misere else (ENDING, "NS", "H")
     for target in range(6):
-        argv = ["solve", pbn, "-t", trump, "-l", "E", "-d", declarers, "--target", str(target), "--format", "json"]
+        argv = [
+            "solve",
+            pbn,
+            "-t",
+            trump,
+            "-l",
+            "E",
+            "-d",
+            declarers,
+            "--target",
+            str(target),
+            "--format",
+            "json",
+        ]
         code, out, err = run(argv + (["--misere"] if misere else []), capsys)
         assert code == 0
-        expected = solve(pbn, trump=trump, leader="E", declarers=declarers, misere=misere, target=target)
+        expected = solve(
+            pbn, trump=trump, leader="E", declarers=declarers, misere=misere, target=target
+        )
         assert json.loads(out) == {"makes": expected}
 
 
 def test_solve_table(capsys):
-    code, out, err = run(["solve", ENDING, "--trump", "H", "--leader", "E", "--declarers", "NS"], capsys)
+    code, out, err = run(
+        ["solve", ENDING, "--trump", "H", "--leader", "E", "--declarers", "NS"], capsys
+    )
     assert code == 0 and err == ""
     tricks = solve(ENDING, trump="H", leader="E", declarers="NS")
     assert tricks == 1
@@ -88,7 +116,18 @@ def test_solve_table_misere_and_target(capsys):
     ],
 )
 def test_leads_json(pbn, trump, leader, declarers, misere, maximise, capsys):
-    argv = ["leads", pbn, "--trump", trump, "--leader", leader, "--declarers", declarers, "--format", "json"]
+    argv = [
+        "leads",
+        pbn,
+        "--trump",
+        trump,
+        "--leader",
+        leader,
+        "--declarers",
+        declarers,
+        "--format",
+        "json",
+    ]
     code, out, err = run(argv + (["--misere"] if misere else []), capsys)
     assert code == 0 and err == ""
     doc = json.loads(out)
@@ -102,10 +141,14 @@ def test_leads_json(pbn, trump, leader, declarers, misere, maximise, capsys):
 
 
 def test_leads_best_cards(capsys):
-    code, out, _ = run(["leads", ENDING, "-t", "H", "-l", "E", "-d", "NS", "--format", "json"], capsys)
+    code, out, _ = run(
+        ["leads", ENDING, "-t", "H", "-l", "E", "-d", "NS", "--format", "json"], capsys
+    )
     best = [lead["card"] for lead in json.loads(out)["leads"] if lead["best"]]
     assert code == 0 and best == ["3C"]
-    code, out, _ = run(["leads", MISERE, "-t", "NT", "-l", "E", "-d", "N", "--misere", "--format", "json"], capsys)
+    code, out, _ = run(
+        ["leads", MISERE, "-t", "NT", "-l", "E", "-d", "N", "--misere", "--format", "json"], capsys
+    )
     best = [lead["card"] for lead in json.loads(out)["leads"] if lead["best"]]
     assert code == 0 and best == ["4D"]
 
@@ -153,15 +196,52 @@ def test_deal_default_and_json(capsys):
     "argv",
     [
         ["solve", "garbage", "-t", "H", "-l", "E", "-d", "NS"],  # bad PBN
-        ["solve", "N:5.K32..5 .J754..3 A.T.8.4Z T7.8.QJ.", "-t", "H", "-l", "E", "-d", "NS"],  # bad card
-        ["solve", "N:5.K32..5 .J754..3 A.T.8.42 T7.8.QJ.5", "-t", "H", "-l", "E", "-d", "NS"],  # duplicate
-        ["solve", "N:5.K32..5 .J754..3 A.T.8.42 T7.8.QJ.2", "-t", "H", "-l", "E", "-d", "NS"],  # unequal hands
+        [
+            "solve",
+            "N:5.K32..5 .J754..3 A.T.8.4Z T7.8.QJ.",
+            "-t",
+            "H",
+            "-l",
+            "E",
+            "-d",
+            "NS",
+        ],  # bad card
+        [
+            "solve",
+            "N:5.K32..5 .J754..3 A.T.8.42 T7.8.QJ.5",
+            "-t",
+            "H",
+            "-l",
+            "E",
+            "-d",
+            "NS",
+        ],  # duplicate
+        [
+            "solve",
+            "N:5.K32..5 .J754..3 A.T.8.42 T7.8.QJ.2",
+            "-t",
+            "H",
+            "-l",
+            "E",
+            "-d",
+            "NS",
+        ],  # unequal hands
         ["solve", ENDING, "-t", "X", "-l", "E", "-d", "NS"],  # unknown trump
         ["solve", ENDING, "-t", "H", "-l", "Q", "-d", "NS"],  # bad leader
         ["solve", ENDING, "-t", "H", "-l", "E", "-d", "NX"],  # bad declarer seat
         ["solve", ENDING, "-t", "H", "-l", "E", "-d", "NN"],  # repeated seat
         ["solve", ENDING, "-t", "H", "-l", "E", "-d", "NES"],  # three seats
-        ["solve", ENDING, "-t", "H", "-l", "E", "-d", "NS", "--misere"],  # misère with two declarers
+        [
+            "solve",
+            ENDING,
+            "-t",
+            "H",
+            "-l",
+            "E",
+            "-d",
+            "NS",
+            "--misere",
+        ],  # misère with two declarers
         ["solve", ENDING, "-t", "H", "-l", "E", "-d", "NS", "--target", "6"],  # target out of range
         ["solve", ENDING, "-t", "H", "-l", "E", "-d", "NS", "--target", "-1"],
         ["solve", ENDING, "-t", "H", "-l", "E", "-d", "NS", "--target", "x"],  # not an int

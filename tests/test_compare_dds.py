@@ -31,8 +31,12 @@ def test_moves_answers_agree_with_dds(capsys):
 
 def test_prefix_follows_and_counts_the_trick(capsys):
     # North leads the spade ace, East follows: South (third hand) has two spades to choose from
-    assert _script().main([PBN, "SA", "S2", "--trump", "NT", "--leader", "N", "--declarers", "NS",
-                           "--need", "2"]) == 0
+    assert (
+        _script().main(
+            [PBN, "SA", "S2", "--trump", "NT", "--leader", "N", "--declarers", "NS", "--need", "2"]
+        )
+        == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("S to play, NS need 2 of the last 5 tricks")
     assert [line.split(":")[0].strip() for line in lines[1:]] == ["S4", "S3"]

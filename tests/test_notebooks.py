@@ -27,10 +27,15 @@ def test_notebook_runs(path, monkeypatch):
     nbclient = pytest.importorskip("nbclient")
     monkeypatch.setenv("SOLO_NB_SAMPLES", SMALL)
     monkeypatch.setenv("MPLBACKEND", "Agg")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    )
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
-        nb, timeout=CELL_TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        nb,
+        timeout=CELL_TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
     )
     client.execute()  # raises CellExecutionError naming the failing cell
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]

@@ -56,7 +56,9 @@ def counted():
 
 @pytest.fixture(scope="module")
 def uncounted():
-    return advise(HAND, seat="second", turnup="7S", samples=24, seed=3, play_model=HonoursModel(), exact=False)
+    return advise(
+        HAND, seat="second", turnup="7S", samples=24, seed=3, play_model=HonoursModel(), exact=False
+    )
 
 
 def _ytick_texts(ax):
@@ -205,7 +207,16 @@ def test_tricks_frame_is_tidy(counted, uncounted):
 
 def test_json_and_csv_have_the_documented_shape(uncounted):
     doc = json.loads(uncounted.to_json())
-    for key in ("hand", "seat", "turnup", "rules", "samples", "seed", "contracts", "recommendation"):
+    for key in (
+        "hand",
+        "seat",
+        "turnup",
+        "rules",
+        "samples",
+        "seed",
+        "contracts",
+        "recommendation",
+    ):
         assert key in doc
     rows = doc["contracts"]
     assert len(rows) == len(uncounted.table)
@@ -256,7 +267,9 @@ def test_heatmap_marks_thin_cells(odds):
     fig = heatmap(odds, index="trumps", columns="seat", value="p_make", count="deals", thin=30)
     ax = fig.axes[0]
     texts = [t.get_text() for t in ax.texts]
-    assert sorted(texts) == sorted(["31%", "42%†", "55%", "63%", "90%†"])  # the 6/dealer cell is blank
+    assert sorted(texts) == sorted(
+        ["31%", "42%†", "55%", "63%", "90%†"]
+    )  # the 6/dealer cell is blank
     hatched = [p for p in ax.patches if p.get_hatch()]
     assert len(hatched) == 2
     assert "fewer than 30 deals" in ax.get_xlabel()
@@ -275,7 +288,9 @@ def test_heatmap_marks_thin_cells(odds):
 def test_heatmap_on_given_axes(odds):
     host = Figure()
     ax = host.subplots()
-    assert heatmap(odds, index="seat", columns="trumps", value="p_make", ax=ax, title="odds") is host
+    assert (
+        heatmap(odds, index="seat", columns="trumps", value="p_make", ax=ax, title="odds") is host
+    )
     assert ax.get_title() == "odds"
 
 

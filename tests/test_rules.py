@@ -138,8 +138,15 @@ def test_ladder_common_ground(preset):
     assert rules.contract_names == LADDER
     assert [c.rank for c in rules.contracts] == list(range(len(LADDER)))
     targets = {c.name: c.target for c in rules.contracts}
-    assert targets == {"prop": 8, "solo": 5, "misere": 0, "abundance": 9, "royal-abundance": 9,
-                       "spread-misere": 0, "declared": 13}
+    assert targets == {
+        "prop": 8,
+        "solo": 5,
+        "misere": 0,
+        "abundance": 9,
+        "royal-abundance": 9,
+        "spread-misere": 0,
+        "declared": 13,
+    }
     for c in rules.contracts:
         assert c.misere == (c.name in ("misere", "spread-misere"))
         assert c.partnership == (c.name == "prop")
@@ -264,7 +271,13 @@ def test_prop_target_seven_morris_fagelson():
 def test_grand_slam_solo():
     rules = load_rules().with_options(slams=True)
     assert rules.contract_names == (
-        "prop", "solo", "misere", "abundance", "royal-abundance", "petit-slam", "spread-misere",
+        "prop",
+        "solo",
+        "misere",
+        "abundance",
+        "royal-abundance",
+        "petit-slam",
+        "spread-misere",
         "grand-slam",
     )
     petit, grand = rules.contract("petit-slam"), rules.contract("grand-slam")
@@ -526,7 +539,7 @@ def test_toml_overrides_preset(tmp_path):
     path = write(
         tmp_path,
         'base = "parlett"\nprop_target = 7\nstake = 5\ndeclared_trump = "declarer"\n'
-        "[units]\nsolo = 2\n\"misère\" = 3\n",
+        '[units]\nsolo = 2\n"misère" = 3\n',
     )
     rules = load_rules(str(path))
     assert rules.name == "house"

@@ -79,7 +79,9 @@ def split_probs(missing: int, slots: tuple[int, ...]) -> dict[tuple[int, ...], f
     return out
 
 
-def pattern_probs(suit_sizes: tuple[int, int, int, int], cards: int, extra_suit: int | None = None) -> dict:
+def pattern_probs(
+    suit_sizes: tuple[int, int, int, int], cards: int, extra_suit: int | None = None
+) -> dict:
     """Pattern (sorted lengths) of ``cards`` drawn from a pool with ``suit_sizes``;
     ``extra_suit``: one more known card of that suit is added to the hand."""
     total = comb(sum(suit_sizes), cards)
@@ -105,7 +107,11 @@ def hcp_probs(pool: list[int], cards: int) -> dict[int, float]:
         spots = cards - sum(ks)
         if spots < 0 or spots > by_rank[0]:
             continue
-        p = comb(by_rank[0], spots) * np.prod([comb(by_rank[v], k) for v, k in zip((1, 2, 3, 4), ks)]) / total
+        p = (
+            comb(by_rank[0], spots)
+            * np.prod([comb(by_rank[v], k) for v, k in zip((1, 2, 3, 4), ks)])
+            / total
+        )
         h = sum(v * k for v, k in zip((1, 2, 3, 4), ks))
         out[h] = out.get(h, 0.0) + p
     return out
@@ -148,7 +154,9 @@ def test_player_is_dealer():
 def test_seat_and_hand_forms():
     a = sample_deals(HAND, seat="third", turnup="♥7", n=50, seed=3)
     b = sample_deals(Hand.parse(HAND), seat=2, turnup="H7", n=50, seed=3)
-    c = sample_deals(list(Hand.parse(HAND).codes), seat="THIRD", turnup=parse_card("7H"), n=50, seed=3)
+    c = sample_deals(
+        list(Hand.parse(HAND).codes), seat="THIRD", turnup=parse_card("7H"), n=50, seed=3
+    )
     assert (a == b).all() and (a == c).all()
 
 
@@ -177,7 +185,9 @@ def test_seed_reproducible_and_distinct():
     assert (sample_deals(HAND, seat="second", turnup="7S", n=5, seed=2**64 - 1) >= 0).all()
 
 
-@pytest.mark.parametrize("constraints", [None, Constraints(length={"eldest": {"H": (4, None)}}, hcp={"third": (8, 20)})])
+@pytest.mark.parametrize(
+    "constraints", [None, Constraints(length={"eldest": {"H": (4, None)}}, hcp={"third": (8, 20)})]
+)
 def test_draws_continue_the_stream(constraints):
     one = DealSampler(HAND, seat="second", turnup="7S", seed=9, constraints=constraints)
     two = DealSampler(HAND, seat="second", turnup="7S", seed=9, constraints=constraints)
@@ -231,7 +241,9 @@ def test_jit_off_path_gives_the_same_deals():
     finally:
         os.remove(path)
     cons = {"hcp": {"eldest": (10, None)}}
-    assert (jit_off == sample_deals(HAND, seat="second", turnup="7S", n=20, seed=8, constraints=cons)).all()
+    assert (
+        jit_off == sample_deals(HAND, seat="second", turnup="7S", n=20, seed=8, constraints=cons)
+    ).all()
 
 
 # --- distributions vs exact values -----------------------------------------------------------
@@ -295,8 +307,15 @@ def test_patterns_large_sample():
     deals = random_deals(n, 107)
     lens = -np.sort(-suit_lengths(deals), axis=-1)
     for seat in range(4):
-        codes, counts = np.unique(lens[:, seat] @ np.array([14**3, 14**2, 14, 1]), return_counts=True)
-        obs = Counter({tuple(int(c) // 14**e % 14 for e in (3, 2, 1, 0)): int(k) for c, k in zip(codes, counts)})
+        codes, counts = np.unique(
+            lens[:, seat] @ np.array([14**3, 14**2, 14, 1]), return_counts=True
+        )
+        obs = Counter(
+            {
+                tuple(int(c) // 14**e % 14 for e in (3, 2, 1, 0)): int(k)
+                for c, k in zip(codes, counts)
+            }
+        )
         assert chi2_p(obs, pattern_probs((13, 13, 13, 13), 13), n) > P_MIN
 
 
@@ -337,7 +356,9 @@ def test_length_constraint_conditional_distribution_and_rate():
 def test_hcp_constraint_rate_matches_exact_tail():
     pool = sorted(set(range(52)) - set(Hand.parse(HAND).codes) - {parse_card("7S")})
     tail = sum(p for h, p in hcp_probs(pool, 13).items() if 12 <= h <= 16)
-    sampler = DealSampler(HAND, seat="second", turnup="7S", seed=202, constraints={"hcp": {"third": (12, 16)}})
+    sampler = DealSampler(
+        HAND, seat="second", turnup="7S", seed=202, constraints={"hcp": {"third": (12, 16)}}
+    )
     deals = sampler.draw(4000)
     pts = high_card_points(deals)[:, 2]
     assert ((pts >= 12) & (pts <= 16)).all()
@@ -346,7 +367,13 @@ def test_hcp_constraint_rate_matches_exact_tail():
 
 
 def test_predicate_equals_builtin_constraint():
-    builtin = DealSampler(HAND, seat="second", turnup="7S", seed=203, constraints=Constraints(hcp={"eldest": (11, None)}))
+    builtin = DealSampler(
+        HAND,
+        seat="second",
+        turnup="7S",
+        seed=203,
+        constraints=Constraints(hcp={"eldest": (11, None)}),
+    )
     calls = []
 
     def pred(d: np.ndarray) -> np.ndarray:
@@ -370,7 +397,9 @@ def test_acceptance_rate_reporting():
 def test_known_cards_are_placed_and_the_rest_uniform():
     hand = "KQJ.T98.AK6.5432"  # no AS, no 7H, no 2H
     n = 20000
-    sampler = DealSampler(hand, seat="eldest", turnup="2H", seed=204, known={"third": "AS", "dealer": ["7H", "2H"]})
+    sampler = DealSampler(
+        hand, seat="eldest", turnup="2H", seed=204, known={"third": "AS", "dealer": ["7H", "2H"]}
+    )
     deals = sampler.draw(n)
     assert (deals[:, 2, :] == parse_card("AS")).any(axis=1).all()
     for card in ("7H", "2H"):
@@ -383,7 +412,14 @@ def test_known_cards_are_placed_and_the_rest_uniform():
 
 def test_holds_equals_known():
     a = sample_deals(HAND, seat="second", turnup="7S", n=500, seed=205, known={"eldest": "AH KH"})
-    b = sample_deals(HAND, seat="second", turnup="7S", n=500, seed=205, constraints={"holds": {"eldest": cards_from_text("AH KH")}})
+    b = sample_deals(
+        HAND,
+        seat="second",
+        turnup="7S",
+        n=500,
+        seed=205,
+        constraints={"holds": {"eldest": cards_from_text("AH KH")}},
+    )
     assert (a == b).all()
 
 
@@ -391,7 +427,10 @@ def test_holds_equals_known():
     "spec, pattern",
     [
         ({"length": {"eldest": {"S": 7, "H": 7}}}, "cannot make 13 cards"),
-        ({"length": {"eldest": {"S": (5, None)}, "third": {"S": (5, None)}}}, "spades"),  # 9 unseen spades
+        (
+            {"length": {"eldest": {"S": (5, None)}, "third": {"S": (5, None)}}},
+            "spades",
+        ),  # 9 unseen spades
         ({"length": {"third": {"H": (11, None)}}}, "hearts"),  # only 10 unseen hearts
         ({"length": {"second": {"C": (5, None)}}}, "clubs"),  # the player's own hand has 4
         ({"hcp": {"eldest": (25, None), "third": (20, None)}}, "HCP"),
@@ -411,7 +450,9 @@ def test_impossible_or_invalid_constraints_fail_at_once(spec, pattern):
 
 def test_too_rare_constraints_fail_with_the_rate():
     never = Constraints(predicate=lambda d: np.zeros(len(d), dtype=bool), trial_budget=20000)
-    with pytest.raises(ConstraintError, match=r"0 accepted out of 20000 candidates \(acceptance rate 0"):
+    with pytest.raises(
+        ConstraintError, match=r"0 accepted out of 20000 candidates \(acceptance rate 0"
+    ):
         sample_deals(HAND, seat="second", turnup="7S", n=10, seed=1, constraints=never)
     # possible, but about 6e-7: all ten missing hearts with eldest
     rare = Constraints(length={"eldest": {"H": 10}}, trial_budget=50000)
@@ -421,7 +462,9 @@ def test_too_rare_constraints_fail_with_the_rate():
 
 def test_bad_predicate_output():
     with pytest.raises(ConstraintError, match="bool array"):
-        sample_deals(HAND, seat="second", turnup="7S", n=5, seed=1, constraints=lambda d: np.ones(3))
+        sample_deals(
+            HAND, seat="second", turnup="7S", n=5, seed=1, constraints=lambda d: np.ones(3)
+        )
 
 
 # --- input errors ------------------------------------------------------------------------------
@@ -462,7 +505,14 @@ def test_bad_hands_and_known_cards():
     with pytest.raises(DuplicateCardError, match="already in the 'second' hand"):
         sample_deals(HAND, seat="second", turnup="7S", n=1, seed=1, known={"third": "KS"})
     with pytest.raises(CardCountError, match="more than 13"):
-        sample_deals(HAND, seat="second", turnup="7S", n=1, seed=1, known={"eldest": list(range(13, 17)) + list(range(26, 30)) + list(range(33, 39))})
+        sample_deals(
+            HAND,
+            seat="second",
+            turnup="7S",
+            n=1,
+            seed=1,
+            known={"eldest": list(range(13, 17)) + list(range(26, 30)) + list(range(33, 39))},
+        )
     with pytest.raises(SeatError):
         DealSampler(None, seat="second", turnup=None, seed=1)
     with pytest.raises(SeatError):
@@ -473,7 +523,14 @@ def test_errors_are_one_line():
     for call in (
         lambda: sample_deals(HAND, seat="north", turnup="7S", n=1, seed=1),
         lambda: sample_deals(HAND, seat="second", turnup="AS", n=1, seed=1),
-        lambda: sample_deals(HAND, seat="second", turnup="7S", n=1, seed=1, constraints={"length": {"eldest": {"S": 7, "H": 7}}}),
+        lambda: sample_deals(
+            HAND,
+            seat="second",
+            turnup="7S",
+            n=1,
+            seed=1,
+            constraints={"length": {"eldest": {"S": 7, "H": 7}}},
+        ),
     ):
         with pytest.raises(SoloAnalysisError) as info:
             call()

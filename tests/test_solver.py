@@ -57,7 +57,9 @@ def to_pbn(deal: np.ndarray) -> str:
     return "N:" + " ".join(hands)
 
 
-def oracle(deal: np.ndarray, trump: int, leader: int, declarers: tuple[int, ...], misere: bool) -> int:
+def oracle(
+    deal: np.ndarray, trump: int, leader: int, declarers: tuple[int, ...], misere: bool
+) -> int:
     return naive_tricks([list(map(int, row)) for row in deal], trump, leader, declarers, misere)
 
 
@@ -84,8 +86,10 @@ def check_against_oracle(k: int, kind: str, per_combo: int, combos: int, seed: i
         assert got.shape == (per_combo,)
         for i in range(per_combo):
             want = oracle(deals[i], trump, leader, declarers, misere)
-            assert int(got[i]) == want, f"solve_batch: {describe(deals[i], trump, leader, declarers, misere)}: " \
+            assert int(got[i]) == want, (
+                f"solve_batch: {describe(deals[i], trump, leader, declarers, misere)}: "
                 f"oracle {want}, got {int(got[i])}"
+            )
             count += 1
         # the single-deal path on the first deal, by Deal object and by names
         d0 = deals[0]
@@ -97,12 +101,19 @@ def check_against_oracle(k: int, kind: str, per_combo: int, combos: int, seed: i
             declarers="".join(SEATS[s] for s in declarers),
             misere=misere,
         )
-        assert int(got0) == want0, f"solve: {describe(d0, trump, leader, declarers, misere)}: " \
-            f"oracle {want0}, got {got0}"
+        assert int(got0) == want0, (
+            f"solve: {describe(d0, trump, leader, declarers, misere)}: oracle {want0}, got {got0}"
+        )
         # target form agrees with the trick count
         for t in range(k + 1):
-            ok = solve(Deal.from_array(d0), trump=TRUMP_NAMES[trump] if trump < 4 else None, leader=SEATS[leader],
-                       declarers="".join(SEATS[s] for s in declarers), misere=misere, target=t)
+            ok = solve(
+                Deal.from_array(d0),
+                trump=TRUMP_NAMES[trump] if trump < 4 else None,
+                leader=SEATS[leader],
+                declarers="".join(SEATS[s] for s in declarers),
+                misere=misere,
+                target=t,
+            )
             assert bool(ok) == ((want0 <= t) if misere else (want0 >= t)), (
                 f"target={t}: {describe(d0, trump, leader, declarers, misere)}: tricks {want0}, got {ok}"
             )
@@ -283,7 +294,9 @@ def test_thirteen_spades_misere(seed, declarer):
     """Misère in no trump with all 13 spades: 13 when he leads, else 0 (he never gets the lead)."""
     deal = build_full_deal({declarer: ALL_SPADES}, seed)
     for leader in range(4):
-        mis = solve(to_pbn(deal), trump="NT", leader=SEATS[leader], declarers=SEATS[declarer], misere=True)
+        mis = solve(
+            to_pbn(deal), trump="NT", leader=SEATS[leader], declarers=SEATS[declarer], misere=True
+        )
         assert mis == (13 if leader == declarer else 0)
 
 
@@ -295,7 +308,9 @@ def test_lowest_cards_ending():
     for i in range(12):
         declarer = i % 4
         deals[i, declarer] = [0, 13, 26, 39]
-        ranks = np.stack([rng.permutation(np.arange(1, 13))[:3] for _ in range(4)], axis=1)  # (3 seats, 4 suits)
+        ranks = np.stack(
+            [rng.permutation(np.arange(1, 13))[:3] for _ in range(4)], axis=1
+        )  # (3 seats, 4 suits)
         others = [s for s in range(4) if s != declarer]
         for j, seat in enumerate(others):
             deals[i, seat] = [suit * 13 + ranks[j, suit] for suit in range(4)]
@@ -304,8 +319,13 @@ def test_lowest_cards_ending():
         for leader in range(4):
             for misere in (False, True):
                 assert oracle(deals[i], NT, leader, (declarer,), misere) == 0
-                got = solve(Deal.from_array(deals[i]), trump=None, leader=SEATS[leader],
-                            declarers=SEATS[declarer], misere=misere)
+                got = solve(
+                    Deal.from_array(deals[i]),
+                    trump=None,
+                    leader=SEATS[leader],
+                    declarers=SEATS[declarer],
+                    misere=misere,
+                )
                 assert got == 0, f"{describe(deals[i], NT, leader, (declarer,), misere)}: got {got}"
 
 
@@ -320,9 +340,17 @@ def test_lowest_cards_never_win_in_no_trump(seed, declarer):
     name = SEATS[declarer]
     for leader in SEATS:
         assert solve(to_pbn(deal), trump=None, leader=leader, declarers=name, misere=True) == 0
-        assert bool(solve(to_pbn(deal), trump=None, leader=leader, declarers=name, misere=True, target=0))
+        assert bool(
+            solve(to_pbn(deal), trump=None, leader=leader, declarers=name, misere=True, target=0)
+        )
         assert solve(to_pbn(deal), trump=None, leader=leader, declarers=name) == 0
-    got = solve_batch(np.stack([deal] * 4), trump=NT, leader=(declarer + 1) % 4, declarers=(declarer,), misere=True)
+    got = solve_batch(
+        np.stack([deal] * 4),
+        trump=NT,
+        leader=(declarer + 1) % 4,
+        declarers=(declarer,),
+        misere=True,
+    )
     assert got.tolist() == [0, 0, 0, 0]
 
 
@@ -365,8 +393,12 @@ def test_cash_cross_and_cash(pbn, tricks):
     for leader in range(4):
         for side in [(0, 2), (1, 3), (0,), (2,)]:
             want = oracle(deal, NT, leader, side, False)
-            got = solve(pbn, trump=None, leader=SEATS[leader], declarers="".join(SEATS[x] for x in side))
-            assert got == want, f"{describe(deal, NT, leader, side, False)}: got {got}, oracle {want}"
+            got = solve(
+                pbn, trump=None, leader=SEATS[leader], declarers="".join(SEATS[x] for x in side)
+            )
+            assert got == want, (
+                f"{describe(deal, NT, leader, side, False)}: got {got}, oracle {want}"
+            )
 
 
 def test_target_trivial_bounds():
@@ -375,7 +407,9 @@ def test_target_trivial_bounds():
         for leader in range(4):
             assert solve_batch(deals, trump=trump, leader=leader, declarers=(0,), target=0).all()
             assert solve_batch(deals, trump=trump, leader=leader, declarers=(1, 3), target=0).all()
-            assert solve_batch(deals, trump=trump, leader=leader, declarers=(2,), misere=True, target=13).all()
+            assert solve_batch(
+                deals, trump=trump, leader=leader, declarers=(2,), misere=True, target=13
+            ).all()
     pbn = to_pbn(deals[0])
     ok = solve(pbn, trump="H", leader="E", declarers="S", target=0)
     assert isinstance(ok, bool | np.bool_) and ok
@@ -402,7 +436,9 @@ def test_one_card_endings_every_case():
         for leader in range(4):
             for declarer in range(4):
                 for misere in (False, True):
-                    got = solve_batch(deals, trump=trump, leader=leader, declarers=(declarer,), misere=misere)
+                    got = solve_batch(
+                        deals, trump=trump, leader=leader, declarers=(declarer,), misere=misere
+                    )
                     want = [oracle(d, trump, leader, (declarer,), misere) for d in deals]
                     assert got.tolist() == want, (trump, leader, declarer, misere)
 
@@ -534,7 +570,9 @@ def test_solve_questions_reports_the_positions_of_each_answer():
                  Question(trump=None, leader=0, declarers=(1,), misere=True, target=0),
                  Question(trump=0, leader=2, declarers=(3,), target=5, subset=np.array([4, 1]))]  # fmt: skip
     answers, positions = solve_questions(deals, questions, return_positions=True)
-    assert [p.shape for p in positions] == [(6,), (6,), (2,)] and all(p.dtype == np.int64 for p in positions)
+    assert [p.shape for p in positions] == [(6,), (6,), (2,)] and all(
+        p.dtype == np.int64 for p in positions
+    )
     for q, a, p in zip(questions, answers, positions):
         idx = range(6) if q.subset is None else q.subset
         for i, ans, pos in zip(idx, a, p):
@@ -565,6 +603,10 @@ def test_search_nodes_answers_as_solve_and_counts_positions():
                    dict(trump=None, leader="N", declarers="S", misere=True, target=0)):  # fmt: skip
             ok, nodes, tricks = search_nodes(pbn, **kw)
             assert ok == solve(pbn, **kw)
-            assert 0 <= tricks < nodes and search_nodes(pbn, **kw) == (ok, nodes, tricks)  # deterministic
+            assert 0 <= tricks < nodes and search_nodes(pbn, **kw) == (
+                ok,
+                nodes,
+                tricks,
+            )  # deterministic
     with pytest.raises(SoloAnalysisError, match="target"):
         search_nodes(pbn, trump="H", leader="E", declarers="NS", target=None)

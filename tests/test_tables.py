@@ -77,7 +77,9 @@ def assert_same_outputs(a: Path, b: Path) -> None:
 
 
 def test_features_of_one_suited_hands():
-    deal = hands_to_deal("AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432")
+    deal = hands_to_deal(
+        "AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"
+    )
     f = T.hand_features(deal, np.array([card("2C")]))
     eldest = {k: int(v[0, 0]) for k, v in f.items()}
     assert eldest == {
@@ -85,21 +87,30 @@ def test_features_of_one_suited_hands():
         "singletons": 0, "long_len": 13, "long_suit": 0, "long_honours": 4, "second_len": 0,
         "trump_len": 0, "trump_honours": 0, "trump_top": 0,
     }  # fmt: skip
-    assert f["trump_len"][0, 3] == 13 and f["trump_honours"][0, 3] == 4 and f["trump_top"][0, 3] == 13
+    assert (
+        f["trump_len"][0, 3] == 13 and f["trump_honours"][0, 3] == 4 and f["trump_top"][0, 3] == 13
+    )
     assert f["long_suit"][0].tolist() == [0, 1, 2, 3]
 
 
 def test_features_of_a_mixed_hand_and_ties():
     mine = "AK752.KQ3.J4.963"
     tie = "QJ43.AJ98.K32.82"  # 4 spades (QJ) and 4 hearts (AJ): same length and honours -> spades
-    rest = sorted(set(range(52)) - set(Hand.parse(mine).codes) - set(Hand.parse(tie).codes), reverse=True)
+    rest = sorted(
+        set(range(52)) - set(Hand.parse(mine).codes) - set(Hand.parse(tie).codes), reverse=True
+    )
     deal = np.array([[sorted(Hand.parse(mine).codes, reverse=True), sorted(Hand.parse(tie).codes, reverse=True),
                       rest[:13], rest[13:]]], dtype=np.int8)  # fmt: skip
     f = T.hand_features(deal, np.array([card("2H")]))  # only the turn-up's suit matters here
     got = {k: int(v[0, 0]) for k, v in f.items()}
     assert got["hcp"] == 13 and got["high_cards"] == 5 and got["low_cards"] == 6
     assert got["aces"] == 1 and got["kings"] == 2 and got["voids"] == 0 and got["singletons"] == 0
-    assert (got["long_len"], got["long_suit"], got["long_honours"], got["second_len"]) == (5, 0, 2, 3)
+    assert (got["long_len"], got["long_suit"], got["long_honours"], got["second_len"]) == (
+        5,
+        0,
+        2,
+        3,
+    )
     assert f["long_suit"][0, 1] == 0 and f["long_honours"][0, 1] == 2
     # trump features follow the turn-up's suit (hearts): KQ3 and AJ98
     assert (f["trump_len"][0, 0], f["trump_honours"][0, 0], f["trump_top"][0, 0]) == (3, 2, 0)
@@ -120,7 +131,9 @@ def test_features_without_turnup_are_minus_one():
 def test_deals_and_turnups_depend_only_on_the_index():
     whole = random_deals(12, 9)
     np.testing.assert_array_equal(T.deals_at(9, 5, 4), whole[5:9])
-    np.testing.assert_array_equal(T.turnup_cards(9, 5, whole[5:9]), T.turnup_cards(9, 0, whole)[5:9])
+    np.testing.assert_array_equal(
+        T.turnup_cards(9, 5, whole[5:9]), T.turnup_cards(9, 0, whole)[5:9]
+    )
     tu = T.turnup_cards(9, 0, whole)
     assert all(tu[i] in whole[i, 3] for i in range(12))
     assert not np.array_equal(T.turnup_cards(10, 0, whole), tu)  # the seed matters
@@ -144,7 +157,13 @@ def test_columns_and_variants_with_a_stand_in_model():
     frame, timings = T.evaluate_deals(deals, tu, "classic", play_model=Sketch(), first_index=100)
     assert len(frame) == 24 and frame["deal"].tolist()[:5] == [100, 100, 100, 100, 101]
     assert frame["seat"].astype(str).tolist()[:4] == list(PLAY_SEATS)
-    assert set(timings["seconds"]) == {"prop", "solo", "misere/spread-misere", "abundance/royal-abundance", "declared"}
+    assert set(timings["seconds"]) == {
+        "prop",
+        "solo",
+        "misere/spread-misere",
+        "abundance/royal-abundance",
+        "declared",
+    }
     # Prop-Cop: one column per partner, null on the partner's own row, symmetric in the pair
     for p, name in enumerate(PLAY_SEATS):
         col = frame[f"prop_{name}"]
@@ -178,7 +197,9 @@ def test_double_dummy_answers_match_the_solver():
     deals = T.deals_at(11, 0, 3)
     tu = T.turnup_cards(11, 0, deals)
     frame, _ = T.evaluate_deals(deals, tu, "parlett", contracts=["misere", "declared"])
-    assert "declared_S" not in frame and frame["declared"].notna().all()  # parlett: Declared at no trump
+    assert (
+        "declared_S" not in frame and frame["declared"].notna().all()
+    )  # parlett: Declared at no trump
     for seat, name in enumerate(PLAY_SEATS):
         rows = frame[frame["seat"] == name]
         mis = solve_batch(deals, trump=None, leader=0, declarers=seat, misere=True, target=0)
@@ -201,11 +222,16 @@ def test_turnup_required_by_the_rules():
 
 
 def test_tiny_real_run(tmp_path):
-    run = T.run_tables(4, 21, tmp_path / "run", contracts=REAL, chunk_size=3, progress=False, command="test")
+    run = T.run_tables(
+        4, 21, tmp_path / "run", contracts=REAL, chunk_size=3, progress=False, command="test"
+    )
     out = tmp_path / "run"
     for name in OUTPUTS:
         assert (out / name).is_file()
-    assert sorted(p.name for p in (out / "chunks").iterdir()) == ["chunk-000000.parquet", "chunk-000001.parquet"]
+    assert sorted(p.name for p in (out / "chunks").iterdir()) == [
+        "chunk-000000.parquet",
+        "chunk-000001.parquet",
+    ]
     meta = json.loads((out / "metadata.json").read_text())
     for key in ("deals", "seed", "rules", "version", "created", "command", "chunk_size",
                 "throughput_deals_per_second", "solver_seconds_by_question"):  # fmt: skip
@@ -260,9 +286,15 @@ def test_resume_after_an_interrupt(tmp_path):
     assert_same_outputs(full, part)
     # the solver time of the chunks of the first invocation is still counted
     assert run.metadata["all_chunks"]["deals"] == 11 and run.metadata["chunks_computed"] == 4
-    assert set(run.metadata["all_chunks"]["solver_seconds_by_question"]) >= {"prop", "solo", "declared"}
+    assert set(run.metadata["all_chunks"]["solver_seconds_by_question"]) >= {
+        "prop",
+        "solo",
+        "declared",
+    }
     # a finished run resumed again recomputes nothing; a longer run redoes only the short last chunk
-    assert T.run_tables(11, 5, part, chunk_size=2, play_model=Sketch(), progress=False).computed == []
+    assert (
+        T.run_tables(11, 5, part, chunk_size=2, play_model=Sketch(), progress=False).computed == []
+    )
     longer = T.run_tables(14, 5, part, chunk_size=2, play_model=Sketch(), progress=False)
     assert longer.computed == [5, 6] and len(longer.skipped) == 5
     T.run_tables(14, 5, tmp_path / "full14", chunk_size=2, play_model=Sketch(), progress=False)
@@ -304,7 +336,9 @@ def test_a_killed_run_leaves_only_complete_chunks(tmp_path):
     proc = subprocess.Popen([sys.executable, str(script), str(out), "200"], env=env)
     try:
         deadline = time.monotonic() + 60
-        while len(list((out / "chunks").glob("chunk-*.parquet"))) < 3 and time.monotonic() < deadline:
+        while (
+            len(list((out / "chunks").glob("chunk-*.parquet"))) < 3 and time.monotonic() < deadline
+        ):
             time.sleep(0.05)
     finally:
         proc.send_signal(signal.SIGKILL)
@@ -334,7 +368,13 @@ def test_a_killed_run_leaves_only_complete_chunks(tmp_path):
     ],
 )
 def test_a_different_run_is_refused(tmp_path, change, word):
-    args = {"seed": 5, "chunk_size": 2, "rules": "classic", "contracts": None, "play_model": Sketch()}
+    args = {
+        "seed": 5,
+        "chunk_size": 2,
+        "rules": "classic",
+        "contracts": None,
+        "play_model": Sketch(),
+    }
     T.run_tables(2, out=tmp_path, progress=False, **args)
     args.update(change)
     with pytest.raises(TableError, match=word) as info:
@@ -382,7 +422,9 @@ def test_unreachable_scheduler(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr(T, "SCHEDULER_TIMEOUT", "1s")
     with pytest.raises(TableError, match="cannot reach dask scheduler"):
-        T.run_tables(2, 1, tmp_path, scheduler="tcp://127.0.0.1:9", progress=False, play_model=Sketch())
+        T.run_tables(
+            2, 1, tmp_path, scheduler="tcp://127.0.0.1:9", progress=False, play_model=Sketch()
+        )
 
 
 # --- CLI ----------------------------------------------------------------------------------------
@@ -395,8 +437,11 @@ def test_cli_run_and_resume(tmp_path, capsys):
     assert code == 0 and "3 deals (seed 2, rules classic); 2 chunks computed, 0 reused" in out
     assert "3/3 deals done (chunk 2 of 2)" in err
     meta = json.loads((tmp_path / "metadata.json").read_text())
-    assert meta["command"] == f"solo-analysis table --deals 3 --seed 2 --out {tmp_path} --rules classic " \
+    assert (
+        meta["command"]
+        == f"solo-analysis table --deals 3 --seed 2 --out {tmp_path} --rules classic "
         "--contracts declared --chunk-size 2"
+    )
     assert meta["contracts"] == ["declared"]
     code, out, err = run_cli(argv + ["--quiet"], capsys)
     assert code == 0 and "0 chunks computed, 2 reused" in out and err == ""
@@ -410,7 +455,9 @@ def test_cli_reuse(tmp_path, capsys):
     assert code == 0, err
     assert f"reused 8 answers from {tmp_path / 'classic'}" in out  # 2 deals x 4 seats
     meta = json.loads((tmp_path / "parlett" / "metadata.json").read_text())
-    assert meta["answers_reused"] == 8 and meta["command"].endswith(f"--reuse {tmp_path / 'classic'}")
+    assert meta["answers_reused"] == 8 and meta["command"].endswith(
+        f"--reuse {tmp_path / 'classic'}"
+    )
     assert_same_outputs(tmp_path / "classic", tmp_path / "parlett")  # Misère is the same question
 
 
@@ -432,7 +479,9 @@ def test_cli_errors(tmp_path, capsys, extra, words):
 
 def test_cli_unwritable_dir_and_other_run(tmp_path, capsys):
     (tmp_path / "file").write_text("")
-    code, out, err = run_cli(["table", "--deals", "1", "--seed", "1", "--out", str(tmp_path / "file" / "o")], capsys)
+    code, out, err = run_cli(
+        ["table", "--deals", "1", "--seed", "1", "--out", str(tmp_path / "file" / "o")], capsys
+    )
     assert_one_line_error(code, out, err, "cannot write to output directory")
     base = ["table", "--deals", "1", "--out", str(tmp_path / "r"), "--contracts", "declared", "-q"]
     assert run_cli(base + ["--seed", "1"], capsys)[0] == 0
@@ -516,7 +565,9 @@ def test_cli_table_budget(tmp_path, capsys):
 
 def test_reuse_takes_the_shared_answers_of_another_rule_set(budget_runs, tmp_path):
     base, _, _ = budget_runs
-    fresh = T.run_tables(4, 2026, tmp_path / "fresh", rules="parlett", progress=False, max_nodes=300_000)
+    fresh = T.run_tables(
+        4, 2026, tmp_path / "fresh", rules="parlett", progress=False, max_nodes=300_000
+    )
     reused = T.run_tables(4, 2026, tmp_path / "reused", rules="parlett", progress=False, max_nodes=300_000,
                           reuse=base / "capped")  # fmt: skip
     x, y = T.load_run(tmp_path / "fresh")[0], T.load_run(tmp_path / "reused")[0]
@@ -539,19 +590,25 @@ def test_reuse_takes_the_shared_answers_of_another_rule_set(budget_runs, tmp_pat
 def test_reuse_refuses_another_kind_of_run(budget_runs, tmp_path):
     base, _, _ = budget_runs
     with pytest.raises(TableError, match="max_nodes"):
-        T.run_tables(4, 2026, tmp_path / "a", rules="parlett", progress=False, reuse=base / "capped")
+        T.run_tables(
+            4, 2026, tmp_path / "a", rules="parlett", progress=False, reuse=base / "capped"
+        )
     with pytest.raises(TableError, match="seed"):
         T.run_tables(4, 7, tmp_path / "b", rules="parlett", progress=False, max_nodes=300_000,
                      reuse=base / "capped")  # fmt: skip
     with pytest.raises(TableError, match="manifest"):
-        T.run_tables(4, 2026, tmp_path / "c", rules="parlett", progress=False, reuse=tmp_path / "nowhere")
+        T.run_tables(
+            4, 2026, tmp_path / "c", rules="parlett", progress=False, reuse=tmp_path / "nowhere"
+        )
 
 
 def test_reuse_of_an_unfinished_run_solves_the_missing_chunks(tmp_path):
     donor = tmp_path / "classic"
     T.run_tables(3, 9, donor, chunk_size=1, play_model=Sketch(), progress=False)
     (donor / "chunks" / "chunk-000001.parquet").unlink()  # as if the run had stopped there
-    plain = T.run_tables(3, 9, tmp_path / "plain", rules="parlett", chunk_size=1, play_model=Sketch(), progress=False)
+    plain = T.run_tables(
+        3, 9, tmp_path / "plain", rules="parlett", chunk_size=1, play_model=Sketch(), progress=False
+    )
     run = T.run_tables(3, 9, tmp_path / "reused", rules="parlett", chunk_size=1, play_model=Sketch(),
                        progress=False, reuse=donor)  # fmt: skip
     assert_same_outputs(tmp_path / "plain", tmp_path / "reused")
@@ -577,10 +634,14 @@ def test_pooled_intervals_allow_for_hands_of_one_deal():
     pooled = t[t.seat == "all"].iloc[0]
     seat = t[t.seat == "eldest"].iloc[0]
     assert pooled["count"] == 4 * n and seat["deff"] == 1.0
-    assert pooled["deff"] == pytest.approx(4.0, rel=0.01)  # perfectly clustered: worth n hands, not 4n
+    assert pooled["deff"] == pytest.approx(
+        4.0, rel=0.01
+    )  # perfectly clustered: worth n hands, not 4n
     lo, hi = T.wilson_interval(pooled["share"], 4 * n / pooled["deff"])
     assert (pooled["ci_low"], pooled["ci_high"]) == pytest.approx((lo, hi))
-    assert pooled["ci_high"] - pooled["ci_low"] == pytest.approx(seat["ci_high"] - seat["ci_low"], rel=0.02)
+    assert pooled["ci_high"] - pooled["ci_low"] == pytest.approx(
+        seat["ci_high"] - seat["ci_low"], rel=0.02
+    )
     # independent hands: no correction (clipped at 1)
     frame["solo"] = pd.array(rng.random(4 * n) < 0.3, dtype="boolean")
     t = T.feature_table(frame, "solo", "a", "b")
@@ -594,14 +655,31 @@ def test_make_odds_tables_script_reuses_classic_for_parlett(tmp_path):
     spec = importlib.util.spec_from_file_location("make_odds_tables", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    args = ["--deals", "2", "--seed", "2026", "--chunk-size", "1", "--max-nodes", "300000", "--quiet"]
+    args = [
+        "--deals",
+        "2",
+        "--seed",
+        "2026",
+        "--chunk-size",
+        "1",
+        "--max-nodes",
+        "300000",
+        "--quiet",
+    ]
     assert script.main(args + ["--out", str(tmp_path / "a")]) == 0
     meta = json.loads((tmp_path / "a" / "parlett" / "metadata.json").read_text())
     assert meta["reused_from"] == {"out": str(tmp_path / "a" / "classic"), "rules": "classic"}
     assert meta["answers_reused"] > 0 and set(meta["solver_seconds_by_question"]) == {"declared"}
-    assert script.main(args + ["--out", str(tmp_path / "b"), "--rules", "parlett", "--no-reuse"]) == 0
-    assert json.loads((tmp_path / "b" / "parlett" / "metadata.json").read_text())["reused_from"] is None
+    assert (
+        script.main(args + ["--out", str(tmp_path / "b"), "--rules", "parlett", "--no-reuse"]) == 0
+    )
+    assert (
+        json.loads((tmp_path / "b" / "parlett" / "metadata.json").read_text())["reused_from"]
+        is None
+    )
     x = pd.read_parquet(tmp_path / "a" / "parlett" / "deals.parquet")
     y = pd.read_parquet(tmp_path / "b" / "parlett" / "deals.parquet")
     solved = (x["unsolved"] == "") & (y["unsolved"] == "")
-    pd.testing.assert_frame_equal(x[solved].reset_index(drop=True), y[solved].reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        x[solved].reset_index(drop=True), y[solved].reset_index(drop=True)
+    )

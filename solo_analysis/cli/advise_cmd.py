@@ -46,20 +46,42 @@ def _table_text(advice: Any) -> str:
         f"seat: {advice.seat}   turn-up: {turnup}   rules: {advice.rules.name}"
         + (f"   over: {advice.over}" if advice.over else ""),
         f"deals: {advice.samples} (seed {advice.seed})"
-        + ("" if advice.tolerance is None else
-           f"; each contract stops once its intervals are within ±{100 * advice.tolerance:g}%")
-        + ("" if advice.converged else
-           f"; the time limit came first (--seed {advice.seed} --max-samples {advice.samples} repeats this run)"
-           if advice.stopped == "max_seconds" else
-           f"; the cap of {advice.max_positions:,} search positions came first (--max-positions 0: no cap)"
-           if advice.stopped == "max_positions" else "; the cap came first" if not advice.unresolved
-           else "; not all are (the cap, or the deals not solved)")
-        + (f"; {advice.unresolved} not solved within {advice.max_nodes:,} positions per question"
-           " (intervals cover both outcomes)" if advice.unresolved else ""),
+        + (
+            ""
+            if advice.tolerance is None
+            else f"; each contract stops once its intervals are within ±{100 * advice.tolerance:g}%"
+        )
+        + (
+            ""
+            if advice.converged
+            else f"; the time limit came first (--seed {advice.seed} --max-samples {advice.samples} repeats this run)"
+            if advice.stopped == "max_seconds"
+            else f"; the cap of {advice.max_positions:,} search positions came first (--max-positions 0: no cap)"
+            if advice.stopped == "max_positions"
+            else "; the cap came first"
+            if not advice.unresolved
+            else "; not all are (the cap, or the deals not solved)"
+        )
+        + (
+            f"; {advice.unresolved} not solved within {advice.max_nodes:,} positions per question"
+            " (intervals cover both outcomes)"
+            if advice.unresolved
+            else ""
+        ),
         "",
     ]
     best_row = None if advice.recommended is None else int(advice.recommended["row"])
-    header = ["", "contract", "trump", "partner", "deals", "makes", "95% interval", "units", "95% interval"]
+    header = [
+        "",
+        "contract",
+        "trump",
+        "partner",
+        "deals",
+        "makes",
+        "95% interval",
+        "units",
+        "95% interval",
+    ]
     rows = []
     for rec in advice.table.to_dict("records"):
         name = rec["title"] + ("" if rec["choice"] == "fixed" else f" ({rec['choice']})")
@@ -110,9 +132,16 @@ class ProgressLine:
     ``delay`` seconds (default :data:`PROGRESS_DELAY`), so quick runs stay silent.
     """
 
-    def __init__(self, stream: TextIO, *, adaptive: bool, tolerance: float | None,
-                 delay: float | None = None, clock: Callable[[], float] = time.monotonic,
-                 max_positions: int | None = None) -> None:
+    def __init__(
+        self,
+        stream: TextIO,
+        *,
+        adaptive: bool,
+        tolerance: float | None,
+        delay: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        max_positions: int | None = None,
+    ) -> None:
         self.stream = stream
         self.adaptive = adaptive
         self.tolerance = tolerance
@@ -126,8 +155,14 @@ class ProgressLine:
         """The line for ``done`` of ``planned`` deals."""
         seconds = self.clock() - self.start
         if self.adaptive:
-            tol = "" if self.tolerance is None else f" until every interval is within ±{100 * self.tolerance:g}%"
-            cap = "" if self.max_positions is None else f" or {self.max_positions:,} search positions"
+            tol = (
+                ""
+                if self.tolerance is None
+                else f" until every interval is within ±{100 * self.tolerance:g}%"
+            )
+            cap = (
+                "" if self.max_positions is None else f" or {self.max_positions:,} search positions"
+            )
             return f"solving: {done} deals (at most {planned}{cap}{tol})  {seconds:.0f} s"
         filled = int(20 * done / planned) if planned else 20
         return f"solving: [{'#' * filled}{'.' * (20 - filled)}] {done}/{planned} deals  {seconds:.0f} s"
@@ -179,34 +214,88 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 @click.command("advise")
 @click.argument("hand")
 @click.option("--seat", required=True, help="Your seat: eldest, second, third or dealer.")
-@click.option("--turnup", default=None, help="The turned-up card, e.g. 7S or ♠7 (omit only without turn-up).")
-@click.option("--rules", "rules_spec", default="classic", show_default=True, help="Preset name or .toml file.")
-@click.option("--samples", type=int, default=None, help="Use exactly this many deals (no adaptive sampling).")
-@click.option("--tolerance", type=float, default=None,
-              help="Adaptive sampling: target half-width of the success intervals (default 0.02).")
-@click.option("--max-samples", type=int, default=None, help="Cap on the deals of adaptive sampling (default 2000).")
-@click.option("--max-seconds", type=float, default=None, metavar="S",
-              help="Stop adaptive sampling after about S seconds (intervals as wide as the deals allow).")
-@click.option("--max-positions", type=int, default=None, metavar="N",
-              help="Stop adaptive sampling after about N search positions in all (default 60,000,000, "
-                   "a few seconds; 0: no cap, run to the tolerance).  Unlike --max-seconds, the "
-                   "same on every machine.")
-@click.option("--seed", type=int, default=None, help="Seed of the deal stream (default: random, reported).")
-@click.option("--over", default=None, help="The highest bid so far: only higher contracts are advised.")
-@click.option("--contracts", default=None, help="Comma-separated contracts to evaluate (default: all).")
+@click.option(
+    "--turnup", default=None, help="The turned-up card, e.g. 7S or ♠7 (omit only without turn-up)."
+)
+@click.option(
+    "--rules", "rules_spec", default="classic", show_default=True, help="Preset name or .toml file."
+)
+@click.option(
+    "--samples", type=int, default=None, help="Use exactly this many deals (no adaptive sampling)."
+)
+@click.option(
+    "--tolerance",
+    type=float,
+    default=None,
+    help="Adaptive sampling: target half-width of the success intervals (default 0.02).",
+)
+@click.option(
+    "--max-samples",
+    type=int,
+    default=None,
+    help="Cap on the deals of adaptive sampling (default 2000).",
+)
+@click.option(
+    "--max-seconds",
+    type=float,
+    default=None,
+    metavar="S",
+    help="Stop adaptive sampling after about S seconds (intervals as wide as the deals allow).",
+)
+@click.option(
+    "--max-positions",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Stop adaptive sampling after about N search positions in all (default 60,000,000, "
+    "a few seconds; 0: no cap, run to the tolerance).  Unlike --max-seconds, the "
+    "same on every machine.",
+)
+@click.option(
+    "--seed", type=int, default=None, help="Seed of the deal stream (default: random, reported)."
+)
+@click.option(
+    "--over", default=None, help="The highest bid so far: only higher contracts are advised."
+)
+@click.option(
+    "--contracts", default=None, help="Comma-separated contracts to evaluate (default: all)."
+)
 @click.option("--exact", is_flag=True, default=False, help="Count tricks on every row (slower).")
-@click.option("--max-nodes", type=int, default=None, metavar="N",
-              help="Search positions per question and deal before a deal is left unsolved "
-                   "(default 5,000,000, about a second; 0: no limit, solve every deal exactly).")
-@click.option("--control-variates/--no-control-variates", default=True, show_default=True,
-              help="Correct the estimates by the other hands' high cards and suit lengths "
-                   "(narrower intervals, fewer deals); off: plain rates, Wilson intervals.")
-@click.option("--format", "fmt", type=click.Choice(sorted(FORMATTERS), case_sensitive=False), default="table",
-              show_default=True)
-@click.option("--plot", "plot_path", default=None, metavar="FILE",
-              help="Also write the advice chart to FILE (.png or .svg).")
-@click.option("--quiet", "-q", is_flag=True,
-              help="Print only the recommendation line (table format); no progress on stderr.")
+@click.option(
+    "--max-nodes",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Search positions per question and deal before a deal is left unsolved "
+    "(default 5,000,000, about a second; 0: no limit, solve every deal exactly).",
+)
+@click.option(
+    "--control-variates/--no-control-variates",
+    default=True,
+    show_default=True,
+    help="Correct the estimates by the other hands' high cards and suit lengths "
+    "(narrower intervals, fewer deals); off: plain rates, Wilson intervals.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(FORMATTERS), case_sensitive=False),
+    default="table",
+    show_default=True,
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    default=None,
+    metavar="FILE",
+    help="Also write the advice chart to FILE (.png or .svg).",
+)
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="Print only the recommendation line (table format); no progress on stderr.",
+)
 def advise(
     hand: str,
     seat: str,
@@ -238,14 +327,18 @@ def advise(
             "give either --samples or --tolerance/--max-samples/--max-seconds/--max-positions, not both"
         )
     if max_positions is not None and max_positions < 0:
-        raise click.UsageError(f"--max-positions must be 0 (no cap) or a positive number, got {max_positions}")
+        raise click.UsageError(
+            f"--max-positions must be 0 (no cap) or a positive number, got {max_positions}"
+        )
     positions_cap = DEFAULT_MAX_POSITIONS if max_positions is None else (max_positions or None)
     if max_seconds is not None and not 0 < max_seconds < float("inf"):
         raise click.UsageError(f"--max-seconds must be a positive number, got {max_seconds:g}")
     if plot_path is not None:
         _check_plot_path(plot_path)
     if max_nodes is not None and max_nodes < 0:
-        raise click.UsageError(f"--max-nodes must be 0 (no limit) or a positive number, got {max_nodes}")
+        raise click.UsageError(
+            f"--max-nodes must be 0 (no limit) or a positive number, got {max_nodes}"
+        )
     budget = DEFAULT_MAX_NODES if max_nodes is None else (max_nodes or None)
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
     line = None

@@ -24,7 +24,9 @@ def _signed(value: float) -> str:
     return text if text.startswith("-") or text == "0" else f"+{text}"
 
 
-def _table(header: list[str], rows: list[list[str]], right: frozenset[int] | set[int] = frozenset()) -> str:
+def _table(
+    header: list[str], rows: list[list[str]], right: frozenset[int] | set[int] = frozenset()
+) -> str:
     """Plain-text table with aligned columns (columns in ``right`` right-aligned)."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
 
@@ -62,8 +64,19 @@ def _ladder_json(rules: RuleSet) -> dict[str, Any]:
     options = {
         key: getattr(rules, key)
         for key in (
-            "name", "source", "description", "stake", "prop", "prop_target", "prop_style",
-            "slams", "turnup", "abundance_trump", "declared_trump", "overtricks", "solo_base",
+            "name",
+            "source",
+            "description",
+            "stake",
+            "prop",
+            "prop_target",
+            "prop_style",
+            "slams",
+            "turnup",
+            "abundance_trump",
+            "declared_trump",
+            "overtricks",
+            "solo_base",
         )
     }
     options["contracts"] = [
@@ -86,7 +99,9 @@ def _ladder_json(rules: RuleSet) -> dict[str, Any]:
 
 @click.command("rules")
 @click.argument("name", required=False)
-@click.option("--format", "fmt", type=_FORMAT, default="table", show_default=True, help="Output format.")
+@click.option(
+    "--format", "fmt", type=_FORMAT, default="table", show_default=True, help="Output format."
+)
 def rules(name: str | None, fmt: str) -> None:
     """List the rule-set presets, or show the contract ladder of NAME (a preset or a .toml file)."""
     if name is None:
@@ -116,7 +131,16 @@ def rules(name: str | None, fmt: str) -> None:
         ]
         for c in ruleset.contracts
     ]
-    header = ["rank", "contract", "title", "tricks", "trump", "leads", "units/defender", "declarer wins"]
+    header = [
+        "rank",
+        "contract",
+        "title",
+        "tricks",
+        "trump",
+        "leads",
+        "units/defender",
+        "declarer wins",
+    ]
     click.echo("\n".join(_options_lines(ruleset)))
     click.echo()
     click.echo(_table(header, rows, right={0, 6, 7}))
@@ -124,15 +148,28 @@ def rules(name: str | None, fmt: str) -> None:
 
 @click.command("score")
 @click.argument("contract")
-@click.option("--tricks", "-t", type=click.IntRange(0, 13), required=True,
-              help="Tricks taken by the declarer side (both partners in prop), 0..13.")
+@click.option(
+    "--tricks",
+    "-t",
+    type=click.IntRange(0, 13),
+    required=True,
+    help="Tricks taken by the declarer side (both partners in prop), 0..13.",
+)
 @click.option("--declarer", "-d", required=True, help="Declarer's seat: N, E, S or W.")
 @click.option("--partner", "-p", default=None, help="The accepter's (Cop's) seat, for prop only.")
-@click.option("--rules", "rules_spec", default=None, metavar="NAME|FILE.toml",
-              help="Rule-set preset or TOML file [default: classic].")
-@click.option("--format", "fmt", type=_FORMAT, default="table", show_default=True, help="Output format.")
-def score(contract: str, tricks: int, declarer: str, partner: str | None, rules_spec: str | None,
-          fmt: str) -> None:
+@click.option(
+    "--rules",
+    "rules_spec",
+    default=None,
+    metavar="NAME|FILE.toml",
+    help="Rule-set preset or TOML file [default: classic].",
+)
+@click.option(
+    "--format", "fmt", type=_FORMAT, default="table", show_default=True, help="Output format."
+)
+def score(
+    contract: str, tricks: int, declarer: str, partner: str | None, rules_spec: str | None, fmt: str
+) -> None:
     """Settle one hand: the units each seat wins (+) or pays (-) for CONTRACT."""
     ruleset = load_rules(rules_spec)
     c = ruleset.contract(contract)
@@ -148,8 +185,13 @@ def score(contract: str, tricks: int, declarer: str, partner: str | None, rules_
         f"{'made' if made else 'defeated'}"
     )
     rows = [
-        [seat, ("declarer" if seat == parse_seat(declarer) else "partner") if seat in side else "defender",
-         _signed(result[seat])]
+        [
+            seat,
+            ("declarer" if seat == parse_seat(declarer) else "partner")
+            if seat in side
+            else "defender",
+            _signed(result[seat]),
+        ]
         for seat in SEATS
     ]
     click.echo(_table(["seat", "role", "units"], rows, right={2}))

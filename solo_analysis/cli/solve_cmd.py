@@ -28,12 +28,33 @@ _DEAL_FORMAT = click.Choice(["pbn", "json"], case_sensitive=False)
 def _question_options(func: Any) -> Any:
     """Attach the options shared by ``solve`` and ``leads`` (trump, leader, declarers, misère)."""
     options = [
-        click.option("--trump", "-t", required=True, metavar="S|H|D|C|NT", help="Trump suit, or NT for no trump."),
-        click.option("--leader", "-l", required=True, metavar="N|E|S|W", help="The seat leading to the first trick."),
-        click.option("--declarers", "-d", required=True, metavar="SEATS",
-                     help="The declarer side: one seat (N) or two (NS, NE)."),
-        click.option("--misere", is_flag=True, default=False,
-                     help="Misère: the single declarer tries to take no tricks."),
+        click.option(
+            "--trump",
+            "-t",
+            required=True,
+            metavar="S|H|D|C|NT",
+            help="Trump suit, or NT for no trump.",
+        ),
+        click.option(
+            "--leader",
+            "-l",
+            required=True,
+            metavar="N|E|S|W",
+            help="The seat leading to the first trick.",
+        ),
+        click.option(
+            "--declarers",
+            "-d",
+            required=True,
+            metavar="SEATS",
+            help="The declarer side: one seat (N) or two (NS, NE).",
+        ),
+        click.option(
+            "--misere",
+            is_flag=True,
+            default=False,
+            help="Misère: the single declarer tries to take no tricks.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -54,12 +75,19 @@ class _Question:
         if misere and len(self.seats) != 1:
             raise SeatError(f"misère has exactly one declarer, got {declarers!r}")
         if len(self.seats) > 2:
-            raise SeatError(f"invalid declarer side {declarers!r}: expected one or two seats such as N, NS, NE")
+            raise SeatError(
+                f"invalid declarer side {declarers!r}: expected one or two seats such as N, NS, NE"
+            )
 
     @property
     def kwargs(self) -> dict[str, Any]:
         """Keyword arguments for :func:`~solo_analysis.solver.solve` / ``solve_leads``."""
-        return {"trump": self.trump, "leader": self.leader, "declarers": self.seats, "misere": self.misere}
+        return {
+            "trump": self.trump,
+            "leader": self.leader,
+            "declarers": self.seats,
+            "misere": self.misere,
+        }
 
     @property
     def side(self) -> str:
@@ -124,11 +152,18 @@ def solve_answer(q: _Question, result: int | bool, target: int | None) -> str:
 @click.command("solve")
 @click.argument("pbn")
 @_question_options
-@click.option("--target", type=int, default=None,
-              help="Ask yes/no: can the side take at least N tricks (misère: at most N)?")
-@click.option("--format", "fmt", type=_FORMAT, default="table", show_default=True, help="Output format.")
-def solve(pbn: str, trump: str, leader: str, declarers: str, misere: bool, target: int | None,
-          fmt: str) -> None:
+@click.option(
+    "--target",
+    type=int,
+    default=None,
+    help="Ask yes/no: can the side take at least N tricks (misère: at most N)?",
+)
+@click.option(
+    "--format", "fmt", type=_FORMAT, default="table", show_default=True, help="Output format."
+)
+def solve(
+    pbn: str, trump: str, leader: str, declarers: str, misere: bool, target: int | None, fmt: str
+) -> None:
     """Solve the deal PBN (e.g. "N:AKQ.JT9.876.5432 ...") double-dummy.
 
     Endings are allowed: every hand must hold the same number of cards.
@@ -168,7 +203,9 @@ def best_leads(q: _Question, leads: dict[int, int]) -> set[int]:
 @click.command("leads")
 @click.argument("pbn")
 @_question_options
-@click.option("--format", "fmt", type=_FORMAT, default="table", show_default=True, help="Output format.")
+@click.option(
+    "--format", "fmt", type=_FORMAT, default="table", show_default=True, help="Output format."
+)
 def leads(pbn: str, trump: str, leader: str, declarers: str, misere: bool, fmt: str) -> None:
     """The double-dummy result of every opening lead from the leader's hand in PBN."""
     from ..solver import solve_leads
@@ -195,8 +232,10 @@ def leads(pbn: str, trump: str, leader: str, declarers: str, misere: bool, fmt: 
     click.echo(deal_diagram(q.deal))
     click.echo()
     click.echo(q.header())
-    rows = [["*" if card in best else "", card_str(card, symbols=True), str(tricks)]
-            for card, tricks in result.items()]
+    rows = [
+        ["*" if card in best else "", card_str(card, symbols=True), str(tricks)]
+        for card, tricks in result.items()
+    ]
     click.echo(_table(["best", "lead", f"{q.side} tricks"], rows, right={2}))
     click.echo(f"* best for {seat_str(q.leader)} ({role}): {aim} tricks for {q.side}")
 
@@ -205,10 +244,21 @@ def leads(pbn: str, trump: str, leader: str, declarers: str, misere: bool, fmt: 
 
 
 @click.command("deal")
-@click.option("--seed", type=int, default=None, help="Seed for reproducible deals (default: random).")
-@click.option("--n", "-n", "count", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Number of deals.")
-@click.option("--format", "fmt", type=_DEAL_FORMAT, default="pbn", show_default=True, help="Output format.")
+@click.option(
+    "--seed", type=int, default=None, help="Seed for reproducible deals (default: random)."
+)
+@click.option(
+    "--n",
+    "-n",
+    "count",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Number of deals.",
+)
+@click.option(
+    "--format", "fmt", type=_DEAL_FORMAT, default="pbn", show_default=True, help="Output format."
+)
 def deal(seed: int | None, count: int, fmt: str) -> None:
     """Print random full deals, one PBN line each ("N:... ... ... ...")."""
     from ..sampler import random_deals

@@ -9,21 +9,43 @@ import click
 
 @click.command("table")
 @click.option("--deals", type=int, required=True, help="Number of random deals (>= 1).")
-@click.option("--seed", type=int, required=True, help="Seed of the deal stream; a resume needs the same seed.")
-@click.option("--out", "out", required=True, help="Run directory (created; a second run into it resumes).")
-@click.option("--rules", "rules_spec", default="classic", show_default=True, help="Preset name or .toml file.")
-@click.option("--contracts", default=None, help="Comma-separated contracts to evaluate (default: all).")
-@click.option("--scheduler", default=None,
-              help="dask.distributed scheduler address, or 'local' to start a LocalCluster "
-                   "(default: this process, all cores).")
+@click.option(
+    "--seed", type=int, required=True, help="Seed of the deal stream; a resume needs the same seed."
+)
+@click.option(
+    "--out", "out", required=True, help="Run directory (created; a second run into it resumes)."
+)
+@click.option(
+    "--rules", "rules_spec", default="classic", show_default=True, help="Preset name or .toml file."
+)
+@click.option(
+    "--contracts", default=None, help="Comma-separated contracts to evaluate (default: all)."
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    help="dask.distributed scheduler address, or 'local' to start a LocalCluster "
+    "(default: this process, all cores).",
+)
 @click.option("--chunk-size", type=int, default=None, help="Deals per chunk file (default 100).")
-@click.option("--threads", type=int, default=None, help="numba threads without --scheduler (default: all).")
-@click.option("--max-nodes", type=int, default=None, metavar="N",
-              help="Search positions per question and deal before an answer is recorded as unsolved "
-                   "(default: no limit, every answer exact).")
-@click.option("--reuse", default=None, metavar="DIR",
-              help="Run directory of another rule set (same seed, chunk size and --max-nodes): "
-                   "questions both rule sets ask take its answers instead of being solved again.")
+@click.option(
+    "--threads", type=int, default=None, help="numba threads without --scheduler (default: all)."
+)
+@click.option(
+    "--max-nodes",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Search positions per question and deal before an answer is recorded as unsolved "
+    "(default: no limit, every answer exact).",
+)
+@click.option(
+    "--reuse",
+    default=None,
+    metavar="DIR",
+    help="Run directory of another rule set (same seed, chunk size and --max-nodes): "
+    "questions both rule sets ask take its answers instead of being solved again.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def table(
     deals: int,
@@ -74,7 +96,9 @@ def table(
     )
     if reuse is not None:
         click.echo(f"reused {run.metadata['answers_reused']:,} answers from {reuse}")
-    click.echo(f"tables: contract_frequency.csv, {len(run.features)} feature tables, deals.parquet, metadata.json")
+    click.echo(
+        f"tables: contract_frequency.csv, {len(run.features)} feature tables, deals.parquet, metadata.json"
+    )
 
 
 __all__ = ["table"]
