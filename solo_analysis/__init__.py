@@ -1,12 +1,14 @@
 """solo-analysis: double-dummy analysis and bidding advice for Solo Whist.
 
-The public names below are imported lazily, so ``import solo_analysis`` is cheap
-and the numba-compiled kernels load only when first used.
+The public names below are imported lazily, so ``import solo_analysis`` is cheap and the
+numba-compiled kernels load only when first used.
 
-Layout (data flows one way, nothing imports from a layer above it)::
+Layout (data flows one way: nothing imports from a layer above it; ``tests/test_layers.py``
+checks it)::
 
-    errors -> cards (notation) -> rules (contracts, settlement)
-           -> _sampler / sampler -> _solver / solver -> advice -> reports / plots -> cli
+    errors -> cards, hand, deal (notation) -> rules (contracts, settlement)
+           -> sampler -> solver -> play (play models) -> stats (intervals, control variates)
+           -> report (text, HTML, charts) -> advice, tables -> cli
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ __version__ = "0.1.0"
 # public name -> submodule that defines it
 _LAZY: dict[str, str] = {
     # notation
-    "Hand": "cards",
-    "Deal": "cards",
+    "Hand": "hand",
+    "Deal": "deal",
     "parse_card": "cards",
     "card_str": "cards",
     # rules
@@ -31,12 +33,17 @@ _LAZY: dict[str, str] = {
     # solver
     "solve": "solver",
     "solve_batch": "solver",
+    "solve_questions": "solver",
+    "Question": "solver",
     # sampler
     "sample_deals": "sampler",
     "DealSampler": "sampler",
+    "Constraints": "sampler",
     # advice
     "advise": "advice",
     "Advice": "advice",
+    # play models
+    "PlayModel": "play",
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]

@@ -8,21 +8,23 @@ one line, quote the offending input and name the problem.
 from __future__ import annotations
 
 __all__ = [
-    "SoloAnalysisError",
-    "CardError",
-    "DuplicateCardError",
+    "AdviceError",
     "CardCountError",
-    "HandError",
-    "DealError",
-    "SeatError",
-    "TrumpError",
-    "ContractError",
-    "RuleSetError",
-    "TurnupError",
+    "CardError",
     "ConstraintError",
-    "SamplingError",
+    "ContractError",
+    "DealError",
+    "DuplicateCardError",
+    "HandError",
+    "PlayModelError",
     "PlotError",
+    "RuleSetError",
+    "SamplingError",
+    "SeatError",
+    "SoloAnalysisError",
     "TableError",
+    "TrumpError",
+    "TurnupError",
 ]
 
 
@@ -75,12 +77,26 @@ class ConstraintError(SoloAnalysisError):
 
 
 class SamplingError(SoloAnalysisError):
-    """A bad sampling request: negative deal count, or a seed that is not an int in [0, 2**64)."""
+    """A bad sampling request: a negative deal count, or a seed that is not an int in [0, 2**64)."""
 
 
 class PlotError(SoloAnalysisError):
-    """A chart cannot be drawn from the data given: a missing column, an empty frame, no trick counts."""
+    """A chart cannot be drawn from the data given.
+
+    For example a missing column, an empty frame, or no trick counts.
+    """
 
 
 class TableError(SoloAnalysisError):
-    """A bad odds-table run: deal count, chunk size, output directory, or a run that cannot resume."""
+    """A bad odds-table run.
+
+    A bad deal count, chunk size or output directory, or a run that cannot resume.
+    """
+
+
+class PlayModelError(SoloAnalysisError):
+    """An unknown play model, or a play-model option out of range."""
+
+
+class AdviceError(SoloAnalysisError):
+    """A bad advice request: tolerance, sample counts, caps, or a hand/turn-up mismatch."""

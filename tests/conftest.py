@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _clear_stale_kernel_caches() -> None:
+    """Drop numba's cached kernels if a kernel module changed since they were compiled.
+
+    numba checks a cached kernel against its own source file only, so an edit to a helper it
+    inlines from another file would otherwise leave the tests running the old code
+    (``tools/numba_cache.py``).
+    """
+    spec = importlib.util.spec_from_file_location("numba_cache", ROOT / "tools" / "numba_cache.py")
+    if spec is None or spec.loader is None:  # pragma: no cover - the tool ships with the tests
+        return
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.clear_stale_caches(ROOT / "solo_analysis")
+
+
+_clear_stale_kernel_caches()
 
 # Hypothesis: bounded work so the suite fits CI's budget.
 try:

@@ -11,7 +11,7 @@ Encoding (the same as the package's):
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 NO_TRUMP = 4
 
@@ -53,15 +53,21 @@ def naive_tricks(
     leader: int,
     declarers: tuple[int, ...],
     misere: bool,
+    trick: tuple[int, ...] = (),
 ) -> int:
     """Declarer side's tricks under perfect play, all cards visible.
 
     Normal: the declarer side maximises its tricks, the other side minimises them.
     Misère: the single declarer minimises his own tricks, the other three maximise them.
+    ``trick``: cards already played to the current trick, in turn from ``leader`` (not in
+    ``hands``; the trick counts among the tricks to come).
     """
-    if len({len(h) for h in hands}) != 1 or len(hands) != 4:
+    if len(hands) != 4 or len(trick) > 3:
+        raise ValueError("need four hands and at most three cards of the current trick")
+    played = {(leader + i) % 4 for i in range(len(trick))}  # seats that played to the trick
+    if len({len(h) + (seat in played) for seat, h in enumerate(hands)}) != 1:
         raise ValueError("need four hands of equal size")
-    all_cards = [c for h in hands for c in h]
+    all_cards = [c for h in hands for c in h] + list(trick)
     if len(set(all_cards)) != len(all_cards):
         raise ValueError("duplicate card")
     if misere and len(declarers) != 1:
@@ -70,7 +76,7 @@ def naive_tricks(
     # seats that want the declarer side's trick count to be high
     maximiser = [(seat in side) != misere for seat in range(4)]
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(state: tuple[frozenset[int], ...], lead: int) -> int:
         """Declarer-side tricks still to come from the start of a trick."""
         if not state[0]:
@@ -87,7 +93,8 @@ def naive_tricks(
         for card in legal_cards(state[seat], led_suit):
             rest = list(state)
             rest[seat] = state[seat] - {card}
-            results.append(play(tuple(rest), lead, trick + (card,)))
+            results.append(play(tuple(rest), lead, (*trick, card)))
         return max(results) if maximiser[seat] else min(results)
 
-    return value(tuple(frozenset(h) for h in hands), leader)
+    state = tuple(frozenset(h) for h in hands)
+    return play(state, leader, tuple(trick)) if trick else value(state, leader)

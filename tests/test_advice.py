@@ -14,43 +14,38 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import solo_analysis.advice as advice_module
-from solo_analysis.advice import (
-    Advice,
-    FIRST_BATCH,
-    AdviceError,
-    DoubleDummy,
-    PlayModel,
-    _Controls,
-    _cv_mean,
-    _logit_control,
-    _logit_fit,
-    advise,
-    deal_features,
-    wilson_interval,
-)
-from solo_analysis.sampler import DealSampler
+import solo_analysis.advice.sampling as sampling_module
+from solo_analysis.advice import FIRST_BATCH, Advice, AdviceError, advise
 from solo_analysis.errors import (
     ContractError,
+    PlayModelError,
     RuleSetError,
+    SamplingError,
     SeatError,
     SoloAnalysisError,
     TurnupError,
 )
+from solo_analysis.play import DoubleDummy, PlayModel
 from solo_analysis.rules import load_rules
+from solo_analysis.sampler import DealSampler
+from solo_analysis.stats import deal_features, wilson_interval
+from solo_analysis.stats.control import Controls, cv_mean, logit_control, logit_fit
 
 SPADES = "AKQJT98765432..."  # thirteen spades
 LOW = "5432.5432.432.32"  # only the lowest cards of each suit
 
 
 class HighCardModel(PlayModel):
-    """A cheap fake: the declarer side takes one trick per ace it holds; misère: per ace and king."""
+    """A cheap fake: the declarer side takes one trick per ace it holds.
+
+    In misère it takes one trick per ace and per king it holds.
+    """
 
     name = "fake-aces"
     note = "fake model for tests"
 
-    def tricks(self, deals, *, trump, leader, side, misere):
-        ranks = deals[:, list(side), :] % 13
+    def tricks(self, deals, *, trump, leader, declarers, misere):
+        ranks = deals[:, list(declarers), :] % 13
         high = (ranks >= 11) if misere else (ranks == 12)
         return high.reshape(len(deals), -1).sum(axis=1).astype(np.int8)
 
@@ -135,7 +130,9 @@ def test_exact_mode_distribution_and_overtricks():
         assert grp["count"].sum() == 8 and grp.share.sum() == pytest.approx(1.0)
         # ev from the distribution agrees with the table
         c = rules.contract(grp.contract.iloc[0])
-        ev = sum(rules.declarer_units(c, k) * s for k, s in zip(grp.tricks, grp.share))
+        ev = sum(
+            rules.declarer_units(c, k) * s for k, s in zip(grp.tricks, grp.share, strict=False)
+        )
         assert ev == pytest.approx(t.loc[row, "ev_units"])
 
 
@@ -178,8 +175,15 @@ def test_adaptive_sampling_stops_at_tolerance_or_cap():
     model = HighCardModel()
     seen = []
     # p_make 0 or 1 on every row: 64 deals give a Wilson half-width of about 0.03
-    a = advise(LOW, seat="third", turnup="KH", seed=2, play_model=model, tolerance=0.05,
-               progress=lambda n, w: seen.append((n, w)))  # fmt: skip
+    a = advise(
+        LOW,
+        seat="third",
+        turnup="KH",
+        seed=2,
+        play_model=model,
+        tolerance=0.05,
+        progress=lambda n, w: seen.append((n, w)),
+    )
     assert a.samples == 64 and a.converged and a.tolerance == 0.05 and seen[-1][0] == 64
     b = advise(
         LOW, seat="third", turnup="KH", seed=2, play_model=model, tolerance=0.001, max_samples=200
@@ -193,12 +197,15 @@ def test_adaptive_sampling_stops_at_tolerance_or_cap():
 
 
 class CoinMisereModel(PlayModel):
-    """A cheap fake: Misère makes on about half the deals (by a card's place), all else always makes."""
+    """A cheap fake: Misère makes on about half the deals (by a card's place).
+
+    Every other contract always makes.
+    """
 
     name = "fake-coin"
     note = "fake model for tests"
 
-    def tricks(self, deals, *, trump, leader, side, misere):
+    def tricks(self, deals, *, trump, leader, declarers, misere):
         if misere:
             return (deals[:, 1, 0] % 2).astype(np.int8)  # 0 tricks (made) or 1 (failed)
         return np.full(len(deals), 13, dtype=np.int8)
@@ -248,16 +255,22 @@ class TimedCoinModel(CoinMisereModel):
     def __init__(self, clock: FakeClock) -> None:
         self.clock = clock
 
-    def tricks(self, deals, *, trump, leader, side, misere):
+    def tricks(self, deals, *, trump, leader, declarers, misere):
         self.clock.t += 0.001 * len(deals)
-        return super().tricks(deals, trump=trump, leader=leader, side=side, misere=misere)
+        return super().tricks(deals, trump=trump, leader=leader, declarers=declarers, misere=misere)
 
 
 def test_time_limit_cuts_adaptive_sampling(monkeypatch):
     clock = FakeClock()
-    monkeypatch.setattr(advice_module, "_clock", clock)
-    kw = dict(seat="third", turnup="KH", seed=4, play_model=TimedCoinModel(clock), tolerance=0.01,
-              max_samples=20000)  # fmt: skip
+    monkeypatch.setattr(sampling_module, "_clock", clock)
+    kw = dict(
+        seat="third",
+        turnup="KH",
+        seed=4,
+        play_model=TimedCoinModel(clock),
+        tolerance=0.01,
+        max_samples=20000,
+    )
     a = advise(LOW, max_seconds=2.0, **kw)
     # the misères (near 50 %) would need ~9,600 deals for +-1 %; the limit stops them first,
     # and the batches are cut to the time left, so the run does not overshoot it
@@ -289,9 +302,9 @@ class CountingCoinModel(CoinMisereModel):
     def __init__(self) -> None:
         self.positions = 0
 
-    def tricks(self, deals, *, trump, leader, side, misere):
+    def tricks(self, deals, *, trump, leader, declarers, misere):
         self.positions += 1000 * len(deals)
-        return super().tricks(deals, trump=trump, leader=leader, side=side, misere=misere)
+        return super().tricks(deals, trump=trump, leader=leader, declarers=declarers, misere=misere)
 
 
 def test_position_cap_cuts_adaptive_sampling_and_repeats_from_the_seed():
@@ -330,7 +343,7 @@ def test_position_cap_with_the_solver_repeats_whatever_the_threads():
         seat="second",
         turnup="7S",
         contracts=["solo"],
-        max_nodes=100_000,
+        max_question_positions=100_000,
         max_positions=1_500_000,
         seed=3,
     )
@@ -352,7 +365,7 @@ class GiveUpMisereModel(PlayModel):
     name = "fake-give-up"
     note = "fake model for tests"
 
-    def tricks(self, deals, *, trump, leader, side, misere):
+    def tricks(self, deals, *, trump, leader, declarers, misere):
         if misere:
             d = np.asarray(deals).astype(np.int64)
             lost = d[:, 1, :].sum(axis=1) % 16 == 0  # about 1 deal in 16
@@ -383,9 +396,9 @@ class NoisyHighCardModel(PlayModel):
     name = "fake-noisy"
     note = "fake model for tests"
 
-    def tricks(self, deals, *, trump, leader, side, misere):
+    def tricks(self, deals, *, trump, leader, declarers, misere):
         d = np.asarray(deals).astype(np.int64)
-        score = np.maximum(d % 13 - 8, 0)[:, list(side), :].sum(axis=(1, 2)).astype(float)
+        score = np.maximum(d % 13 - 8, 0)[:, list(declarers), :].sum(axis=(1, 2)).astype(float)
         weights = np.arange(1, 14)[None, None, :] * np.array([7, 11, 13, 17])[None, :, None]
         noise = ((d * weights).sum(axis=(1, 2)) * 2654435761 % 1000) / 1000 * 8
         return np.where(score + noise > 25, 13, 0).astype(np.int8)
@@ -395,20 +408,20 @@ def test_control_variate_estimate_on_known_relations():
     rng = np.random.default_rng(1)
     x = rng.normal(size=(400, 3))
     mu = np.array([0.5, 0.0, -0.2])
-    controls = _Controls(x=x, mean=mu, cov=np.eye(3), n_aux=10**9)
+    controls = Controls(x=x, mean=mu, cov=np.eye(3), n_aux=10**9)
     # y exactly linear in the features: the corrected mean is exact and its error vanishes
     y = 2.0 + x @ np.array([1.0, -3.0, 0.5])
-    est, se = _cv_mean(y, x, controls)
+    est, se = cv_mean(y, x, controls)
     assert (
         est == pytest.approx(2.0 + mu @ np.array([1.0, -3.0, 0.5])) and se < 1e-3
     )  # only the means' error
     # features unrelated to y: about the plain mean and its standard error
     z = rng.normal(size=400)
-    est, se = _cv_mean(z, x, controls)
+    est, se = cv_mean(z, x, controls)
     assert abs(est - z.mean()) < 3 * z.std() / 20 and se == pytest.approx(
         z.std(ddof=1) / 20, rel=0.05
     )
-    assert _cv_mean(z[:50], x[:50], controls) is None  # too few deals
+    assert cv_mean(z[:50], x[:50], controls) is None  # too few deals
     # the features: high-card points per suit and three suit lengths of two other hands
     deals = np.asarray(DealSampler(LOW, seat="third", turnup="KH", seed=1).draw(5))
     f = deal_features(deals, 2)
@@ -424,8 +437,14 @@ def _synthetic_controls(rng, n_aux=100_000):
     xa = rng.normal(size=(n_aux, 3))
     mean, cov = xa.mean(axis=0), np.cov(xa, rowvar=False)
     scale = np.sqrt(np.diag(cov))
-    return _Controls(x=np.zeros((0, 3)), mean=mean, cov=cov, n_aux=n_aux,
-                     za=((xa - mean) / scale).astype(np.float32), scale=scale)  # fmt: skip
+    return Controls(
+        x=np.zeros((0, 3)),
+        mean=mean,
+        cov=cov,
+        n_aux=n_aux,
+        za=((xa - mean) / scale).astype(np.float32),
+        scale=scale,
+    )
 
 
 def _saturating(x, rng):
@@ -439,7 +458,7 @@ def test_logistic_fit_recovers_a_logistic_relation():
     y = (rng.random(20_000) < 1 / (1 + np.exp(-(-0.5 + 2.0 * z[:, 0] - 1.0 * z[:, 1])))).astype(
         float
     )
-    w = _logit_fit(z, y)  # the ridge penalty barely matters with this many deals
+    w = logit_fit(z, y)  # the ridge penalty barely matters with this many deals
     assert w == pytest.approx([-0.5, 2.0, -1.0], abs=0.1)
 
 
@@ -448,7 +467,7 @@ def test_logistic_control_is_cross_fitted_and_centred():
     controls = _synthetic_controls(rng)
     x = rng.normal(size=(400, 3))
     y = _saturating(x, rng)
-    h, cov_xh, var_h = _logit_control(y, x, controls)
+    h, cov_xh, var_h = logit_control(y, x, controls)
     assert h.shape == (400,) and cov_xh.shape == (3,) and var_h > 0
     # the prediction follows the result (positively correlated) ...
     assert np.corrcoef(h, y)[0, 1] > 0.5
@@ -456,24 +475,27 @@ def test_logistic_control_is_cross_fitted_and_centred():
     # leaves fold 0's predictions as they were, and changes the others'
     y2 = y.copy()
     y2[::4] = 1 - y2[::4]
-    h2, _, _ = _logit_control(y2, x, controls)
+    h2, _, _ = logit_control(y2, x, controls)
     assert np.allclose(h2[::4], h[::4]) and not np.allclose(h2[1::4], h[1::4])
-    assert _logit_control(np.ones(400), x, controls) is None  # nothing to predict
+    assert logit_control(np.ones(400), x, controls) is None  # nothing to predict
 
 
 def test_logistic_control_narrows_and_covers():
-    """On a saturating 0 / 1 relation the cross-fitted logistic column narrows the intervals of
-    the linear correction, and about 95 % of them still hold the exact rate (500 samples)."""
+    """On a saturating 0 / 1 relation the logistic column narrows the linear intervals.
+
+    The cross-fitted logistic column narrows the intervals of the linear correction, and about
+    95 % of them still hold the exact rate (500 samples).
+    """
     rng = np.random.default_rng(8)
     controls = _synthetic_controls(rng)
-    linear = _Controls(x=controls.x, mean=controls.mean, cov=controls.cov, n_aux=controls.n_aux)
+    linear = Controls(x=controls.x, mean=controls.mean, cov=controls.cov, n_aux=controls.n_aux)
     truth = float(_saturating(rng.normal(size=(2_000_000, 3)), rng).mean())
     hits, ratio = 0, []
     for _ in range(500):
         x = rng.normal(size=(500, 3))
         y = _saturating(x, rng)
-        est, se = _cv_mean(y, x, controls)
-        _, se_linear = _cv_mean(y, x, linear)
+        est, se = cv_mean(y, x, controls)
+        _, se_linear = cv_mean(y, x, linear)
         hits += abs(est - truth) <= 1.96 * se
         ratio.append(se / se_linear)
     assert 0.925 <= hits / 500 <= 0.975
@@ -495,11 +517,21 @@ def test_control_variates_narrow_the_intervals_and_keep_the_rate():
     assert a.control_variates and not b.control_variates
     assert (fa.p_raw.values == fb.p_make.values).all()  # p_raw is the plain rate either way
     assert ((fa.ci_high - fa.ci_low) < 0.85 * (fb.ci_high - fb.ci_low)).all()
-    # against the exact rates (400,000 deals): inside every interval, and closer than the plain rates
+    # against the exact rates (400,000 deals): inside every interval, and closer than the plain
+    # rates
     big = DealSampler("AKJ94.K83.Q72.65", seat="second", turnup="7S", seed=999).draw(400_000)
     seats = {"eldest": 0, "third": 2, "dealer": 3}
-    truth = np.array([(NoisyHighCardModel().tricks(big, trump=0, leader=0, side=tuple(sorted((1, seats[q]))),
-                                                   misere=False) == 13).mean() for q in fa.partner])  # fmt: skip
+    truth = np.array(
+        [
+            (
+                NoisyHighCardModel().tricks(
+                    big, trump=0, leader=0, declarers=tuple(sorted((1, seats[q]))), misere=False
+                )
+                == 13
+            ).mean()
+            for q in fa.partner
+        ]
+    )
     assert ((fa.ci_low.values <= truth) & (truth <= fa.ci_high.values)).all()
     assert abs(fa.p_make.values - truth).sum() < abs(fa.p_raw.values - truth).sum()
     assert json.loads(a.to_json())["control_variates"] is True
@@ -512,8 +544,15 @@ def test_control_variates_follow_the_constraints():
     # estimates the features' means): it is drawn under the same constraint, else the
     # correction (the fake model goes by the side's points) would be far off
     cons = Constraints(hcp={"eldest": (18, None)})
-    kw = dict(seat="second", turnup="7S", samples=256, seed=3, play_model=NoisyHighCardModel(),
-              contracts=["prop"], constraints=cons)  # fmt: skip
+    kw = dict(
+        seat="second",
+        turnup="7S",
+        samples=256,
+        seed=3,
+        play_model=NoisyHighCardModel(),
+        contracts=["prop"],
+        constraints=cons,
+    )
     a = advise("AKJ94.K83.Q72.65", **kw)
     fixed = a.table[a.table.choice == "fixed"]
     assert a.control_variates and (abs(fixed.p_make - fixed.p_raw) < 0.06).all()
@@ -526,8 +565,15 @@ def test_control_variate_intervals_cover_the_true_rate():
 
     hand, model = "AKJ94.K83.Q72.65", NoisyHighCardModel()
     big = DealSampler(hand, seat="second", turnup="7S", seed=999).draw(1_000_000)
-    truth = {p: float((model.tricks(big, trump=0, leader=0, side=tuple(sorted((1, p))), misere=False) == 13).mean())
-             for p in (0, 2, 3)}  # fmt: skip
+    truth = {
+        p: float(
+            (
+                model.tricks(big, trump=0, leader=0, declarers=tuple(sorted((1, p))), misere=False)
+                == 13
+            ).mean()
+        )
+        for p in (0, 2, 3)
+    }
     names = {"eldest": 0, "third": 2, "dealer": 3}
     hits = total = 0
     for seed in range(150):
@@ -562,8 +608,18 @@ def test_json_and_csv_structure(spades):
         assert key in doc
     assert doc["hand"] == SPADES and doc["turnup"] == "2H" and doc["samples"] == 16
     row = doc["contracts"][0]
-    for key in ("contract", "trump", "partner", "target", "p_make", "ci_low", "ci_high", "ev_units",
-                "tricks_mean", "samples"):  # fmt: skip
+    for key in (
+        "contract",
+        "trump",
+        "partner",
+        "target",
+        "p_make",
+        "ci_low",
+        "ci_high",
+        "ev_units",
+        "tricks_mean",
+        "samples",
+    ):
         assert key in row
     assert (
         doc["recommendation"]["contract"] == "declared"
@@ -588,7 +644,7 @@ def test_wilson_matches_scipy():
 @pytest.mark.parametrize(
     "kwargs, error",
     [
-        (dict(seat="north"), SeatError),
+        (dict(seat="nord"), SeatError),
         (dict(turnup="2S"), TurnupError),  # in the player's hand, not the dealer's
         (dict(turnup=None), TurnupError),
         (dict(turnup="ZZ"), SoloAnalysisError),
@@ -598,8 +654,8 @@ def test_wilson_matches_scipy():
         (dict(tolerance=0), AdviceError),
         (dict(tolerance=0.9), AdviceError),
         (dict(max_samples=-1), AdviceError),
-        (dict(play_model="psychic"), AdviceError),
-        (dict(seed=-1), AdviceError),
+        (dict(play_model="psychic"), PlayModelError),
+        (dict(seed=-1), SamplingError),
         (dict(contracts=["nosuch"]), ContractError),
         (dict(max_seconds=0), AdviceError),
         (dict(max_seconds="5"), AdviceError),

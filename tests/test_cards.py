@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -19,7 +20,6 @@ from solo_analysis.cards import (
     SUITS,
     card_rank,
     card_suit,
-    cards_from_text,
     make_card,
     parse_seat,
     parse_suit,
@@ -37,6 +37,7 @@ from solo_analysis.errors import (
     SoloAnalysisError,
     TrumpError,
 )
+from solo_analysis.hand import cards_from_text
 
 PBN = "AKQ.JT9.876.5432"
 DEAL_PBN = "N:AKQ.JT9.876.5432 JT9.876.5432.AKQ 876.5432.AKQ.JT9 5432.AKQ.JT9.876"
@@ -73,13 +74,29 @@ def test_encoding_constants() -> None:
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("AS", "AS"), ("SA", "AS"), ("as", "AS"), ("sA", "AS"),
-        ("10H", "TH"), ("H10", "TH"), ("TH", "TH"), ("th", "TH"), ("ht", "TH"),
-        ("♠A", "AS"), ("A♠", "AS"), ("A♤", "AS"), ("♡10", "TH"), ("10♥", "TH"),
-        ("♢k", "KD"), ("♦K", "KD"), ("7♧", "7C"), ("♣7", "7C"), ("7h", "7H"),
-        ("  QD ", "QD"), ("A♠\ufe0f", "AS"),
+        ("AS", "AS"),
+        ("SA", "AS"),
+        ("as", "AS"),
+        ("sA", "AS"),
+        ("10H", "TH"),
+        ("H10", "TH"),
+        ("TH", "TH"),
+        ("th", "TH"),
+        ("ht", "TH"),
+        ("♠A", "AS"),
+        ("A♠", "AS"),
+        ("A♤", "AS"),
+        ("♡10", "TH"),
+        ("10♥", "TH"),
+        ("♢k", "KD"),
+        ("♦K", "KD"),
+        ("7♧", "7C"),
+        ("♣7", "7C"),
+        ("7h", "7H"),
+        ("  QD ", "QD"),
+        ("A♠\ufe0f", "AS"),
     ],
-)  # fmt: skip
+)
 def test_parse_card_formats(text: str, expected: str) -> None:
     assert card_str(parse_card(text)) == expected
 
@@ -87,12 +104,20 @@ def test_parse_card_formats(text: str, expected: str) -> None:
 @pytest.mark.parametrize(
     "text, problem",
     [
-        ("1S", "unknown rank"), ("S1", "unknown rank"), ("XH", "unknown rank"), ("ASS", "unknown rank"),
-        ("AX", "unknown suit"), ("10X", "unknown suit"),
-        ("", "malformed"), ("A", "malformed"), ("10", "malformed"), ("ZZZZ", "malformed"),
-        ("XY", "malformed"), ("ﬆ", "malformed"),
+        ("1S", "unknown rank"),
+        ("S1", "unknown rank"),
+        ("XH", "unknown rank"),
+        ("ASS", "unknown rank"),
+        ("AX", "unknown suit"),
+        ("10X", "unknown suit"),
+        ("", "malformed"),
+        ("A", "malformed"),
+        ("10", "malformed"),
+        ("ZZZZ", "malformed"),
+        ("XY", "malformed"),
+        ("ﬆ", "malformed"),
     ],
-)  # fmt: skip
+)
 def test_parse_card_errors(text: str, problem: str) -> None:
     with pytest.raises(CardError, match=problem) as info:
         parse_card(text)
@@ -134,9 +159,21 @@ def test_card_round_trip(code: int) -> None:
 
 @pytest.mark.parametrize(
     "text, seat",
-    [("N", 0), ("n", 0), ("north", 0), ("North", 0), ("E", 1), ("east", 1), ("s", 2), ("SOUTH", 2),
-     ("w", 3), ("West", 3), (0, 0), (3, 3)],
-)  # fmt: skip
+    [
+        ("N", 0),
+        ("n", 0),
+        ("north", 0),
+        ("North", 0),
+        ("E", 1),
+        ("east", 1),
+        ("s", 2),
+        ("SOUTH", 2),
+        ("w", 3),
+        ("West", 3),
+        (0, 0),
+        (3, 3),
+    ],
+)
 def test_parse_seat(text: str | int, seat: int) -> None:
     assert parse_seat(text) == seat
 
@@ -156,11 +193,35 @@ def test_seat_str() -> None:
 
 @pytest.mark.parametrize(
     "text, trump",
-    [("S", 0), ("s", 0), ("spades", 0), ("Spade", 0), ("♠", 0), ("♤", 0), ("h", 1), ("Hearts", 1), ("♥", 1),
-     ("D", 2), ("diamonds", 2), ("♦", 2), ("c", 3), ("clubs", 3), ("♣", 3), ("♧", 3),
-     (None, 4), ("NT", 4), ("nt", 4), ("N", 4), ("notrump", 4), ("no-trump", 4), ("No Trumps", 4),
-     ("none", 4), (2, 2), (4, 4)],
-)  # fmt: skip
+    [
+        ("S", 0),
+        ("s", 0),
+        ("spades", 0),
+        ("Spade", 0),
+        ("♠", 0),
+        ("♤", 0),
+        ("h", 1),
+        ("Hearts", 1),
+        ("♥", 1),
+        ("D", 2),
+        ("diamonds", 2),
+        ("♦", 2),
+        ("c", 3),
+        ("clubs", 3),
+        ("♣", 3),
+        ("♧", 3),
+        (None, 4),
+        ("NT", 4),
+        ("nt", 4),
+        ("N", 4),
+        ("notrump", 4),
+        ("no-trump", 4),
+        ("No Trumps", 4),
+        ("none", 4),
+        (2, 2),
+        (4, 4),
+    ],
+)
 def test_parse_trump(text: str | None, trump: int) -> None:
     assert parse_trump(text) == trump
 
@@ -215,9 +276,15 @@ def test_hand_formats_agree(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["AKQJT98765432...", "AKQJT98765432.-.-.-", "S:AKQJT98765432", "S:AKQJT98765432 H:- D:- C:-",
-     "♠AKQJT98765432 ♥- ♦ ♣-", "S AKQJT98765432 H - D - C -"],
-)  # fmt: skip
+    [
+        "AKQJT98765432...",
+        "AKQJT98765432.-.-.-",
+        "S:AKQJT98765432",
+        "S:AKQJT98765432 H:- D:- C:-",
+        "♠AKQJT98765432 ♥- ♦ ♣-",
+        "S AKQJT98765432 H - D - C -",
+    ],
+)
 def test_hand_voids(text: str) -> None:
     hand = Hand.parse(text)
     assert str(hand) == "AKQJT98765432..."
@@ -312,7 +379,7 @@ def test_hand_constructor_errors() -> None:
         ("AS KS AS", DuplicateCardError, "'AS'"),
         ("S:AK H:2 S:K", DuplicateCardError, "'KS'"),
     ],
-)  # fmt: skip
+)
 def test_hand_parse_errors(text: str, error: type[Exception], fragment: str) -> None:
     with pytest.raises(error, match=fragment) as info:
         Hand.parse(text)
@@ -356,7 +423,7 @@ def test_deal_from_pbn() -> None:
     assert deal["N"] == Hand.parse(PBN) == deal["n"] == deal[0] == deal["north"]
     assert deal["E"] == Hand.parse("JT9.876.5432.AKQ") == deal[1]
     assert deal["w"] == Hand.parse("5432.AKQ.JT9.876")
-    assert [h for h in deal] == list(deal.hands)
+    assert list(deal) == list(deal.hands)
     assert deal.n_cards == 13
     assert str(deal) == deal.to_pbn() == DEAL_PBN
     assert (
@@ -434,7 +501,7 @@ def test_deal_html() -> None:
         ("N:A... K... Q... JJ...", DuplicateCardError, "'JS'"),
         ("", DealError, "found 0"),
     ],
-)  # fmt: skip
+)
 def test_deal_pbn_errors(text: str, error: type[Exception], fragment: str) -> None:
     with pytest.raises(error, match=fragment) as info:
         Deal.from_pbn(text)
@@ -448,7 +515,7 @@ def test_deal_constructor_errors() -> None:
         Deal([Hand([0]), Hand([1]), Hand([0]), Hand([3])])
     with pytest.raises(CardCountError, match="N=1, E=1, S=1, W=0"):
         Deal([Hand([0]), Hand([1]), Hand([2]), Hand()])
-    with pytest.raises(CardCountError, match="expected 1..13"):
+    with pytest.raises(CardCountError, match=re.escape("expected 1..13")):
         Deal([Hand(), Hand(), Hand(), Hand()])
     with pytest.raises(DealError):
         Deal(5)  # type: ignore[arg-type]
@@ -458,7 +525,7 @@ def test_deal_constructor_errors() -> None:
         Deal.from_array(np.zeros(52, dtype=np.int8))
     with pytest.raises(DealError, match="dtype"):
         Deal.from_array(np.zeros((4, 1)) + 0.5)
-    with pytest.raises(CardError, match="0..51"):
+    with pytest.raises(CardError, match=re.escape("0..51")):
         Deal.from_array(np.array([[0], [1], [2], [52]]))
     with pytest.raises(DuplicateCardError, match="'2S'"):
         Deal.from_array(np.array([[0, 0], [1, 2], [3, 4], [5, 6]]))

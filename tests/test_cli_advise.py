@@ -7,13 +7,23 @@ import io
 import json
 
 import pytest
-
-from solo_analysis.cli import main
 from cli_helpers import assert_one_line_error, run
 
 SPADES = "AKQJT98765432..."
-BASE = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "8", "--seed", "5",
-        "--contracts", "solo,abundance,declared"]  # fmt: skip
+BASE = [
+    "advise",
+    SPADES,
+    "--seat",
+    "second",
+    "--turnup",
+    "2H",
+    "--samples",
+    "8",
+    "--seed",
+    "5",
+    "--contracts",
+    "solo,abundance,declared",
+]
 
 
 def test_table(capsys):
@@ -27,7 +37,7 @@ def test_table(capsys):
 
 
 def test_quiet(capsys):
-    code, out, err = run(BASE + ["--quiet"], capsys)
+    code, out, _err = run(BASE + ["--quiet"], capsys)
     assert (
         code == 0
         and out.strip().startswith("Bid Abundance Declared")
@@ -36,7 +46,7 @@ def test_quiet(capsys):
 
 
 def test_json(capsys):
-    code, out, err = run(BASE + ["--format", "json"], capsys)
+    code, out, _err = run(BASE + ["--format", "json"], capsys)
     assert code == 0
     doc = json.loads(out)
     assert (
@@ -61,7 +71,7 @@ def test_control_variates_flag(capsys):
 
 
 def test_csv(capsys):
-    code, out, err = run(BASE + ["--format", "csv", "--over", "abundance"], capsys)
+    code, out, _err = run(BASE + ["--format", "csv", "--over", "abundance"], capsys)
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
     assert len(rows) == 10
@@ -72,7 +82,7 @@ def test_csv(capsys):
 @pytest.mark.parametrize(
     "argv",
     [
-        ["advise", SPADES, "--seat", "north", "--turnup", "2H"],
+        ["advise", SPADES, "--seat", "nord", "--turnup", "2H"],
         ["advise", SPADES, "--seat", "second", "--turnup", "2S", "--samples", "4"],
         ["advise", SPADES, "--seat", "second", "--turnup", "XX", "--samples", "4"],
         ["advise", "AKQ", "--seat", "second", "--turnup", "2H", "--samples", "4"],
@@ -130,8 +140,22 @@ def test_errors_are_one_line(argv, capsys):
 
 def test_time_limit(capsys):
     # thirteen spades: every contract is settled by the first batch, long before the limit
-    argv = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--seed", "5", "--max-seconds", "600",
-            "--contracts", "solo,declared", "--format", "json"]  # fmt: skip
+    argv = [
+        "advise",
+        SPADES,
+        "--seat",
+        "second",
+        "--turnup",
+        "2H",
+        "--seed",
+        "5",
+        "--max-seconds",
+        "600",
+        "--contracts",
+        "solo,declared",
+        "--format",
+        "json",
+    ]
     code, out, _ = run(argv, capsys)
     doc = json.loads(out)
     assert (
@@ -147,8 +171,20 @@ def test_position_cap(capsys):
 
     # thirteen spades, Solo with hearts trumps: 0 of the first 64 deals make, an interval wider
     # than +-2 points (128 deals reach it, 1,680 positions); a cap of 500 positions stops it at 64
-    argv = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--seed", "5", "--contracts", "solo",
-            "--max-positions", "500"]  # fmt: skip
+    argv = [
+        "advise",
+        SPADES,
+        "--seat",
+        "second",
+        "--turnup",
+        "2H",
+        "--seed",
+        "5",
+        "--contracts",
+        "solo",
+        "--max-positions",
+        "500",
+    ]
     code, out, _ = run(argv, capsys)
     assert code == 0 and "deals: 64 (seed 5)" in out
     assert "the cap of 500 search positions came first (--max-positions 0: no cap)" in out

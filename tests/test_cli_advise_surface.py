@@ -5,15 +5,27 @@ from __future__ import annotations
 import io
 
 import pytest
-
-import solo_analysis.advice
-from solo_analysis.cli import advise_cmd, main
-from solo_analysis.cli.advise_cmd import ProgressLine
 from cli_helpers import assert_one_line_error, run
 
+import solo_analysis.advice
+from solo_analysis.cli import advise_cmd
+from solo_analysis.cli.advise_cmd import ProgressLine
+
 SPADES = "AKQJT98765432..."
-BASE = ["advise", SPADES, "--seat", "second", "--turnup", "2H", "--samples", "8", "--seed", "5",
-        "--contracts", "solo,abundance,declared"]  # fmt: skip
+BASE = [
+    "advise",
+    SPADES,
+    "--seat",
+    "second",
+    "--turnup",
+    "2H",
+    "--samples",
+    "8",
+    "--seed",
+    "5",
+    "--contracts",
+    "solo,abundance,declared",
+]
 
 
 @pytest.mark.parametrize(("name", "magic"), [("chart.png", b"\x89PNG"), ("chart.svg", b"<?xml")])
@@ -29,7 +41,7 @@ def test_plot_with_json_keeps_stdout_machine_readable(tmp_path, capsys):
     import json
 
     path = tmp_path / "c.svg"
-    code, out, err = run(BASE + ["--format", "json", "--plot", str(path)], capsys)
+    code, out, _err = run(BASE + ["--format", "json", "--plot", str(path)], capsys)
     assert code == 0 and json.loads(out)["samples"] == 8 and path.exists()
 
 
@@ -83,7 +95,7 @@ def test_progress_on_a_terminal(terminal, monkeypatch, capsys):
 
 def test_compile_notice_once(terminal, monkeypatch, capsys):
     monkeypatch.setattr(advise_cmd, "_needs_compiling", lambda: True)
-    code, out, err = run(BASE, capsys)
+    code, _out, err = run(BASE, capsys)
     assert code == 0 and err.count("compiling the solver") == 1
 
 
@@ -97,7 +109,7 @@ def test_quiet_silences_stderr(terminal, monkeypatch, capsys):
 def test_nothing_on_stderr_when_it_is_not_a_terminal(monkeypatch, capsys):
     monkeypatch.setattr(advise_cmd, "_needs_compiling", lambda: True)
     monkeypatch.setattr(advise_cmd, "PROGRESS_DELAY", 0.0)
-    code, out, err = run(BASE, capsys)  # capsys: stderr is not a terminal
+    code, _out, err = run(BASE, capsys)  # capsys: stderr is not a terminal
     assert code == 0 and err == ""
 
 
@@ -139,7 +151,8 @@ def test_progress_line_waits_then_rewrites_in_place():
         max_positions=60_000_000,
     )
     assert capped.text(128, 2000) == (
-        "solving: 128 deals (at most 2000 or 60,000,000 search positions until every interval is within ±2%)  0 s"
+        "solving: 128 deals (at most 2000 or 60,000,000 search positions "
+        "until every interval is within ±2%)  0 s"
     )
 
 
@@ -157,7 +170,7 @@ def test_progress_line_waits_then_rewrites_in_place():
                 "--declarers",
                 "N",
             ],
-            ("_solver.solve_position",),
+            ("solver.solve_position",),
         ),
         (
             [
@@ -170,7 +183,7 @@ def test_progress_line_waits_then_rewrites_in_place():
                 "--declarers",
                 "N",
             ],
-            ("_solver.solve_after_lead",),
+            ("solver.solve_after_lead",),
         ),
     ],
 )
@@ -180,22 +193,28 @@ def test_solve_and_leads_say_once_that_they_compile(argv, kernels, monkeypatch, 
     asked = []
     monkeypatch.setattr(_console, "stderr_is_terminal", lambda: True)
     monkeypatch.setattr(_console, "needs_compiling", lambda *names: asked.append(names) or True)
-    code, out, err = run(argv, capsys)
+    code, _out, err = run(argv, capsys)
     assert code in (0, None)
     assert asked == [kernels]
     assert err.count("compiling the solver") == 1
     monkeypatch.setattr(_console, "needs_compiling", lambda *names: False)
-    code, out, err = run(argv, capsys)
+    code, _out, err = run(argv, capsys)
     assert err == ""
 
 
 def test_needs_compiling_names_real_kernels():
     from solo_analysis.cli import _console
+    from solo_analysis.sampler import _kernel as sampler_kernels
+    from solo_analysis.solver import _kernels as solver_kernels
 
+    modules = {"solver": solver_kernels, "sampler": sampler_kernels}
     for names in (
-        ("_solver.solve_position",),
-        ("_solver.solve_after_lead",),
-        ("_solver.solve_many", "_sampler.deal_batch"),
+        ("solver.solve_position",),
+        ("solver.solve_after_lead",),
+        ("solver.solve_many", "sampler.deal_batch"),
     ):
+        for name in names:
+            module, attr = name.split(".")
+            assert hasattr(getattr(modules[module], attr), "_cache"), name  # a cached kernel
         assert _console.needs_compiling(*names) in (True, False)
-    assert _console.needs_compiling("_solver.no_such_kernel") is False
+    assert _console.needs_compiling("solver.no_such_kernel") is False

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from solo_analysis.cli import main
 from cli_helpers import assert_one_line_error, run
 
 
@@ -34,7 +32,8 @@ def test_rules_shows_ladder(capsys):
     assert "5+" in solo and "turnup" in solo and "+9" in solo
     abundance = next(line for line in lines if " abundance " in line)
     assert "declarer-new" in abundance
-    # aligned columns: every table row as long as its header or shorter and the column starts line up
+    # aligned columns: every table row as long as its header or shorter and the column starts
+    # line up
     table = lines[lines.index(header) :]
     start = header.index("contract")
     assert all(row[start - 2 : start] == "  " for row in table[2:])
@@ -163,7 +162,7 @@ def test_bad_arguments(argv, bad_toml, capsys):
 
 
 def test_bad_contract_message_lists_names(capsys):
-    code, _, err = run(["score", "foo", "-t", "5", "-d", "N"], capsys)
+    _code, _, err = run(["score", "foo", "-t", "5", "-d", "N"], capsys)
     assert "'foo'" in err and "royal-abundance" in err
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_helpers import assert_one_line_error, run
 
-from solo_analysis.cards import Deal, card_str
-from solo_analysis.cli import main
+from solo_analysis.cards import card_str
+from solo_analysis.deal import Deal
 from solo_analysis.sampler import random_deals
 from solo_analysis.solver import solve, solve_leads
-from cli_helpers import assert_one_line_error, run
 
 # 5-card endings whose opening leads do not all give the same result
 ENDING = "N:5.K32..5 .J754..3 A.T.8.42 T7.8.QJ."  # ♥, N+S, E leads: 3C holds them to 1
@@ -73,7 +73,7 @@ def test_solve_target_json(misere, capsys):
             "--format",
             "json",
         ]
-        code, out, err = run(argv + (["--misere"] if misere else []), capsys)
+        code, out, _err = run(argv + (["--misere"] if misere else []), capsys)
         assert code == 0
         expected = solve(
             pbn, trump=trump, leader="E", declarers=declarers, misere=misere, target=target
@@ -137,7 +137,7 @@ def test_leads_json(pbn, trump, leader, declarers, misere, maximise, capsys):
     assert doc["leads"] == [
         {"card": card_str(c), "tricks": t, "best": t == best} for c, t in expected.items()
     ]
-    assert [c for c in expected] == list(Deal.from_pbn(pbn)[leader].codes)
+    assert list(expected) == list(Deal.from_pbn(pbn)[leader].codes)
 
 
 def test_leads_best_cards(capsys):

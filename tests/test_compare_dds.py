@@ -1,4 +1,4 @@
-"""scripts/compare_dds.py: our search sizes and answers against DDS's after a prefix of plays."""
+"""tools/compare_dds.py: our search sizes and answers against DDS's after a prefix of plays."""
 
 import importlib.util
 from pathlib import Path
@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("endplay")
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "compare_dds.py"
+SCRIPT = Path(__file__).resolve().parent.parent / "tools" / "compare_dds.py"
 # a 5-card ending, N+S need 2 of the 5 tricks at no trump with North on lead
 PBN = "N:AK.Q.2.3 Q2.A.3.K 43.K.A.2 J5.2.K.A"
 

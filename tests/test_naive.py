@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from naive import naive_tricks, trick_winner
 
 S, H, D, C, NT = 0, 1, 2, 3, 4
@@ -117,3 +116,37 @@ def test_rejects_bad_input():
         naive_tricks(hands("SA", "SA", "S3", "S4"), NT, N, (N,), False)
     with pytest.raises(ValueError):
         naive_tricks(hands("SA", "S2", "S3", "S4"), NT, N, (N, SOUTH), True)
+
+
+def test_inside_a_trick():
+    h = hands("SA SK", "S2 H2", "S3 H3", "S4 H4")
+    # North has led the spade ace: the others follow, North keeps the lead and cashes the king
+    rest = hands("SK", "S2 H2", "S3 H3", "S4 H4")
+    assert naive_tricks(rest, NT, N, (N,), False, (card("SA"),)) == 2
+    # East has followed with the spade 2: East wins nothing, North both tricks
+    rest = hands("SK", "H2", "S3 H3", "S4 H4")
+    assert naive_tricks(rest, NT, N, (E,), False, (card("SA"), card("S2"))) == 0
+    assert naive_tricks(rest, NT, N, (N,), False, (card("SA"), card("S2"))) == 2
+    # a whole lead: the best first card gives the value of the position
+    for trump in (NT, H):
+        for side, misere in (((N,), False), ((N, SOUTH), False), ((N,), True)):
+            leads = []
+            for c in h[N]:
+                rest = [[x for x in hand if x != c] for hand in h]
+                leads.append(naive_tricks(rest, trump, N, side, misere, (c,)))
+            best = min(leads) if misere else max(leads)
+            assert naive_tricks(h, trump, N, side, misere) == best
+
+
+def test_inside_a_trick_rejects_bad_input():
+    with pytest.raises(ValueError):  # West has not played: hands of unequal size
+        naive_tricks(hands("SK", "S2", "S3", "S4 S5"), NT, N, (N,), False, (card("SA"),))
+    with pytest.raises(ValueError):  # four cards are a whole trick
+        naive_tricks(
+            hands("SK", "S2", "S3", "S4"),
+            NT,
+            N,
+            (N,),
+            False,
+            (card("SA"), card("S5"), card("S6"), card("S7")),
+        )

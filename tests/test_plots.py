@@ -1,4 +1,4 @@
-"""Charts (:mod:`solo_analysis.plots`) and the tidy frames / display of :class:`Advice`.
+"""Charts (:mod:`solo_analysis.report`) and the tidy frames / display of :class:`Advice`.
 
 Most tests use a cheap fake play model so the charts see varied numbers without the solver;
 one test draws from a real double-dummy run on a hand the solver answers quickly.
@@ -16,42 +16,47 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from solo_analysis.advice import PlayModel, advise
+from solo_analysis.advice import advise
 from solo_analysis.errors import PlotError, SoloAnalysisError
-from solo_analysis.plots import (
-    STYLE,
-    advice_chart,
-    figure_format,
-    figure_svg,
-    heatmap,
-    save_figure,
-    style,
-    tricks_chart,
-)
+from solo_analysis.play import PlayModel
+from solo_analysis.report.charts import advice_chart, tricks_chart
+from solo_analysis.report.odds import heatmap
+from solo_analysis.report.style import STYLE, figure_format, figure_svg, save_figure, style
 
 HAND = "AKJ94.K83.Q72.65"
 SPADES = "AKQJT98765432..."
 
 
 class HonoursModel(PlayModel):
-    """A cheap fake: the declarer side takes one trick per ace, king and queen it holds, plus
-    one per two such cards in the hand opposite its first seat (so the count varies by deal)."""
+    """A cheap fake whose trick count varies by deal.
+
+    The declarer side takes one trick per ace, king and queen it holds, plus one per two such
+    cards in the hand opposite its first seat.
+    """
 
     name = "fake-honours"
     note = "fake model for tests"
 
-    def tricks(self, deals, *, trump, leader, side, misere):
+    def tricks(self, deals, *, trump, leader, declarers, misere):
         honours = (deals % 13) >= 10
-        own = honours[:, list(side), :].reshape(len(deals), -1).sum(axis=1)
-        opposite = honours[:, (side[0] + 2) % 4, :].sum(axis=1) // 2
+        own = honours[:, list(declarers), :].reshape(len(deals), -1).sum(axis=1)
+        opposite = honours[:, (declarers[0] + 2) % 4, :].sum(axis=1) // 2
         return np.minimum(own + opposite, 13).astype(np.int8)
 
 
 @pytest.fixture(scope="module")
 def counted():
     """Every row's tricks counted, with a bid so far (some rows not allowed)."""
-    return advise(HAND, seat="second", turnup="7S", samples=48, seed=3, play_model=HonoursModel(),
-                  exact=True, over="prop")  # fmt: skip
+    return advise(
+        HAND,
+        seat="second",
+        turnup="7S",
+        samples=48,
+        seed=3,
+        play_model=HonoursModel(),
+        exact=True,
+        over="prop",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +86,7 @@ def test_advice_chart_two_panels_one_row_per_option(counted):
     ticks = ax_p.get_yticklabels()
     assert ticks[best].get_fontweight() == "bold"
     allowed = counted.table["allowed"].tolist()
-    for tick, ok in zip(ticks, allowed):
+    for tick, ok in zip(ticks, allowed, strict=False):
         assert (tick.get_color() == "0.0") == ok
     # one hatched bar per allowed option except the recommendation (black and white readable)
     bars = [p for p in ax_p.patches if isinstance(p, Rectangle)]
@@ -142,8 +147,10 @@ def test_style_is_a_context():
 
 
 def test_importing_the_package_does_not_import_matplotlib():
-    code = ("import sys, solo_analysis, solo_analysis.advice, solo_analysis.cli; "
-            "print('matplotlib' in sys.modules)")  # fmt: skip
+    code = (
+        "import sys, solo_analysis, solo_analysis.advice, solo_analysis.cli; "
+        "print('matplotlib' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -188,8 +195,20 @@ def test_tricks_chart_errors(counted, uncounted):
 
 def test_tricks_frame_is_tidy(counted, uncounted):
     tf = counted.tricks_frame()
-    assert list(tf.columns) == ["row", "contract", "title", "trump", "partner", "choice", "target",
-                                "misere", "tricks", "made", "count", "share"]  # fmt: skip
+    assert list(tf.columns) == [
+        "row",
+        "contract",
+        "title",
+        "trump",
+        "partner",
+        "choice",
+        "target",
+        "misere",
+        "tricks",
+        "made",
+        "count",
+        "share",
+    ]
     assert (tf.groupby("row")["count"].sum() == counted.samples).all()
     assert np.allclose(tf.groupby("row")["share"].sum(), 1.0)
     # the made column agrees with p_make of the table
@@ -220,8 +239,17 @@ def test_json_and_csv_have_the_documented_shape(uncounted):
         assert key in doc
     rows = doc["contracts"]
     assert len(rows) == len(uncounted.table)
-    for key in ("contract", "trump", "partner", "target", "p_make", "ci_low", "ci_high", "ev_units",
-                "tricks_mean"):  # fmt: skip
+    for key in (
+        "contract",
+        "trump",
+        "partner",
+        "target",
+        "p_make",
+        "ci_low",
+        "ci_high",
+        "ev_units",
+        "tricks_mean",
+    ):
         assert key in rows[0]
     assert {"contract", "ev_units"} <= set(doc["recommendation"])
     csv = pd.read_csv(__import__("io").StringIO(uncounted.to_csv()))
@@ -234,8 +262,15 @@ def test_json_and_csv_have_the_documented_shape(uncounted):
 
 def test_progress_callback_reports_done_and_planned():
     calls = []
-    a = advise(HAND, seat="second", turnup="7S", samples=40, seed=5, play_model=HonoursModel(),
-               progress=lambda done, planned: calls.append((done, planned)))  # fmt: skip
+    a = advise(
+        HAND,
+        seat="second",
+        turnup="7S",
+        samples=40,
+        seed=5,
+        play_model=HonoursModel(),
+        progress=lambda done, planned: calls.append((done, planned)),
+    )
     assert calls[0] == (0, 40) and calls[-1] == (40, 40)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls) and len(calls) >= 3
     # solving in chunks for the progress report changes nothing
@@ -243,8 +278,16 @@ def test_progress_callback_reports_done_and_planned():
     pd.testing.assert_frame_equal(a.table, b.table)
     # adaptive: planned is the cap, the run may stop before it
     calls.clear()
-    c = advise(HAND, seat="second", turnup="7S", seed=5, play_model=HonoursModel(), tolerance=0.3,
-               max_samples=500, progress=lambda done, planned: calls.append((done, planned)))  # fmt: skip
+    c = advise(
+        HAND,
+        seat="second",
+        turnup="7S",
+        seed=5,
+        play_model=HonoursModel(),
+        tolerance=0.3,
+        max_samples=500,
+        progress=lambda done, planned: calls.append((done, planned)),
+    )
     assert all(p == 500 for _, p in calls) and calls[-1][0] == c.samples < 500
 
 
@@ -279,8 +322,16 @@ def test_heatmap_marks_thin_cells(odds):
     # a higher threshold marks more; None marks nothing
     fig = heatmap(odds, index="trumps", columns="seat", value="p_make", count="deals", thin=100)
     assert sum(t.get_text().endswith("†") for t in fig.axes[0].texts) == 3
-    fig = heatmap(odds, index="trumps", columns="seat", value="p_make", count="deals", thin=None,
-                  colorbar=False, fmt=lambda v: f"{v:.2f}")  # fmt: skip
+    fig = heatmap(
+        odds,
+        index="trumps",
+        columns="seat",
+        value="p_make",
+        count="deals",
+        thin=None,
+        colorbar=False,
+        fmt=lambda v: f"{v:.2f}",
+    )
     assert not any("†" in t.get_text() for t in fig.axes[0].texts) and len(fig.axes) == 1
     assert "0.31" in [t.get_text() for t in fig.axes[0].texts]
 
@@ -323,8 +374,15 @@ def test_heatmap_rejects_duplicates_and_empty(odds):
 
 
 def test_chart_of_a_real_double_dummy_run(tmp_path):
-    a = advise(SPADES, seat="second", turnup="2H", samples=8, seed=5, exact=True,
-               contracts=["solo", "abundance", "declared"])  # fmt: skip
+    a = advise(
+        SPADES,
+        seat="second",
+        turnup="2H",
+        samples=8,
+        seed=5,
+        exact=True,
+        contracts=["solo", "abundance", "declared"],
+    )
     save_figure(a.plot(), tmp_path / "real.png")
     save_figure(a.plot_tricks("declared"), tmp_path / "tricks.svg")
     assert (tmp_path / "real.png").stat().st_size > 1000

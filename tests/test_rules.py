@@ -1,18 +1,19 @@
 """Rule sets and settlement.
 
-Reference data, with sources (``/work/shared/seeds/``, digest in ``/work/shared/RULES.md``):
+Reference data, with their sources (the documents are described in ``docs/rules.md``):
 
-* seed 000/002 ("How to play", Scoring section): units per defender Prop 1 (each partner settles
-  with each defender), Solo 3, Misère 3, Abundance 5, Royal Abundance 5, Spread Misère 6,
-  Abundance Declared 8; worked example "a successful 5-trick Solo pays +3 units from each defender
-  (total +9 for the soloist, -3 from each defender)", a failed one costs 3 to each defender.
-* seed 001 (encyclopedia table, "Puntos del proponente"): Prop +/-1 (both proposer and accepter
-  score), Solo +/-3 (1 unit from each), Misère +/-6 (2), Abundance +/-9 (3), Royal Abundance +/-9
-  (3), Misère Ouverte +/-12 (4), Abundance Declared +/-18 (6).
-* seed 004 (French card, section 02 and 05): unité Prop+Cop 1 (+1 each caller, -1 each defender),
-  Solo 1, Misère 2, Abundance 3, Abundance in Trumps 3, Misère Ouverte 4, Abundance Declared 6;
-  worked example (section 06): Abundance 3 per opponent, 10 tricks -> declarer +9, each opponent
-  -3; 8 tricks -> declarer -9, each opponent +3.
+* the "How to play" guide (Spanish and Portuguese texts, Scoring section): units per defender
+  Prop 1 (each partner settles with each defender), Solo 3, Misère 3, Abundance 5, Royal
+  Abundance 5, Spread Misère 6, Abundance Declared 8; worked example "a successful 5-trick Solo
+  pays +3 units from each defender (total +9 for the soloist, -3 from each defender)", a failed
+  one costs 3 to each defender.
+* the encyclopedia article "Solo whist" (its table, "Puntos del proponente"): Prop +/-1 (both
+  proposer and accepter score), Solo +/-3 (1 unit from each), Misère +/-6 (2), Abundance +/-9
+  (3), Royal Abundance +/-9 (3), Misère Ouverte +/-12 (4), Abundance Declared +/-18 (6).
+* the French rules card "Solo Whist" (sections 02 and 05): unité Prop+Cop 1 (+1 each caller, -1
+  each defender), Solo 1, Misère 2, Abundance 3, Abundance in Trumps 3, Misère Ouverte 4,
+  Abundance Declared 6; worked example (section 06): Abundance 3 per opponent, 10 tricks ->
+  declarer +9, each opponent -3; 8 tricks -> declarer -9, each opponent +3.
 """
 
 from __future__ import annotations
@@ -23,27 +24,26 @@ import math
 import numpy as np
 import pytest
 
+from solo_analysis.cards import SEATS
 from solo_analysis.errors import ContractError, RuleSetError, SeatError, SoloAnalysisError
 from solo_analysis.rules import (
     PRESETS,
-    SEATS,
     Contract,
     RuleSet,
     TrickCountError,
     load_rules,
-    parse_seat,
 )
 
 LADDER = ("prop", "solo", "misere", "abundance", "royal-abundance", "spread-misere", "declared")
 
 # (preset, contract) -> units per defender, as printed in each source.
 SOURCE_UNITS = {
-    "classic": dict(zip(LADDER, (1, 3, 3, 5, 5, 6, 8))),
-    "parlett": dict(zip(LADDER, (1, 1, 2, 3, 3, 4, 6))),
-    "french": dict(zip(LADDER, (1, 1, 2, 3, 3, 4, 6))),
+    "classic": dict(zip(LADDER, (1, 3, 3, 5, 5, 6, 8), strict=False)),
+    "parlett": dict(zip(LADDER, (1, 1, 2, 3, 3, 4, 6), strict=False)),
+    "french": dict(zip(LADDER, (1, 1, 2, 3, 3, 4, 6), strict=False)),
 }
-# seed 001's table gives the bidder's points: +/-1, 3, 6, 9, 9, 12, 18
-PARLETT_BIDDER_POINTS = dict(zip(LADDER, (1, 3, 6, 9, 9, 12, 18)))
+# the encyclopedia's table gives the bidder's points: +/-1, 3, 6, 9, 9, 12, 18
+PARLETT_BIDDER_POINTS = dict(zip(LADDER, (1, 3, 6, 9, 9, 12, 18), strict=False))
 # Prop-Cop on success: (each partner, each defender)
 PROP_SUCCESS = {"classic": (2, -2), "parlett": (1, -1), "french": (1, -1)}
 
@@ -369,7 +369,7 @@ def test_flat_overtricks_classic_house_rule():
 def test_excess_tricks_encyclopedia():
     rules = load_rules("parlett").with_options(overtricks="excess", solo_base=4)
     units = {c.name: c.units for c in rules.contracts}
-    assert units == dict(zip(LADDER, (4, 4, 8, 12, 12, 16, 24)))
+    assert units == dict(zip(LADDER, (4, 4, 8, 12, 12, 16, 24), strict=False))
     # Solo: 1 per over/under trick
     assert rules.settle("solo", "N", 7) == {"N": 18, "E": -6, "S": -6, "W": -6}
     assert rules.settle("solo", "N", 2) == {"N": -21, "E": 7, "S": 7, "W": 7}
@@ -522,10 +522,12 @@ def test_bad_seats(declarer, partner, contract):
     assert "\n" not in str(info.value)
 
 
-def test_parse_seat():
-    assert parse_seat("n") == "N"
-    assert parse_seat(" West ") == "W"
+def test_settle_reads_every_seat_name():
     assert load_rules().settle("solo", "e", 5)["E"] == 9
+    assert load_rules().settle("solo", " West ", 5)["W"] == 9
+    # the play-order names are the same seats: eldest N, second E, third S, dealer W
+    assert load_rules().settle("solo", "second", 5) == load_rules().settle("solo", "E", 5)
+    assert load_rules().settle("prop", "eldest", 8, partner="dealer")["W"] == 2
 
 
 # ----------------------------------------------------------------------------- files
@@ -602,7 +604,8 @@ def test_errors_are_package_errors():
 
 
 def test_repr_round_trip():
-    from solo_analysis.rules import Contract as C, RuleSet as R  # noqa: F401  (names used by eval)
+    from solo_analysis.rules import Contract as C
+    from solo_analysis.rules import RuleSet as R
 
     for rules in VARIANTS:
         again = eval(repr(rules), {"RuleSet": R})

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from solo_analysis.cards import Hand, cards_from_text, parse_card
+from solo_analysis.cards import PLAY_SEATS, parse_card
 from solo_analysis.errors import (
     CardCountError,
     ConstraintError,
@@ -34,8 +34,8 @@ from solo_analysis.errors import (
     SoloAnalysisError,
     TurnupError,
 )
+from solo_analysis.hand import Hand, cards_from_text
 from solo_analysis.sampler import (
-    PLAY_SEATS,
     Constraints,
     DealSampler,
     high_card_points,
@@ -75,21 +75,24 @@ def split_probs(missing: int, slots: tuple[int, ...]) -> dict[tuple[int, ...], f
     out = {}
     for split in itertools.product(*(range(min(s, missing) + 1) for s in slots)):
         if sum(split) == missing:
-            out[split] = np.prod([comb(s, k) for s, k in zip(slots, split)]) / total
+            out[split] = np.prod([comb(s, k) for s, k in zip(slots, split, strict=False)]) / total
     return out
 
 
 def pattern_probs(
     suit_sizes: tuple[int, int, int, int], cards: int, extra_suit: int | None = None
 ) -> dict:
-    """Pattern (sorted lengths) of ``cards`` drawn from a pool with ``suit_sizes``;
-    ``extra_suit``: one more known card of that suit is added to the hand."""
+    """Exact probability of each pattern of ``cards`` drawn from a pool with ``suit_sizes``.
+
+    A pattern is the suit lengths sorted longest first.  ``extra_suit``: one more known card of
+    that suit is added to the hand.
+    """
     total = comb(sum(suit_sizes), cards)
     out: dict[tuple[int, ...], float] = {}
     for lengths in itertools.product(*(range(s + 1) for s in suit_sizes)):
         if sum(lengths) != cards:
             continue
-        p = np.prod([comb(s, k) for s, k in zip(suit_sizes, lengths)]) / total
+        p = np.prod([comb(s, k) for s, k in zip(suit_sizes, lengths, strict=False)]) / total
         full = list(lengths)
         if extra_suit is not None:
             full[extra_suit] += 1
@@ -109,10 +112,10 @@ def hcp_probs(pool: list[int], cards: int) -> dict[int, float]:
             continue
         p = (
             comb(by_rank[0], spots)
-            * np.prod([comb(by_rank[v], k) for v, k in zip((1, 2, 3, 4), ks)])
+            * np.prod([comb(by_rank[v], k) for v, k in zip((1, 2, 3, 4), ks, strict=False)])
             / total
         )
-        h = sum(v * k for v, k in zip((1, 2, 3, 4), ks))
+        h = sum(v * k for v, k in zip((1, 2, 3, 4), ks, strict=False))
         out[h] = out.get(h, 0.0) + p
     return out
 
@@ -126,11 +129,17 @@ def lengths_of(deals: np.ndarray, seat: int, suit: int) -> np.ndarray:
 
 def test_full_deck_pattern_reference_values():
     probs = pattern_probs((13, 13, 13, 13), 13)
-    for pattern, ref in [((4, 4, 3, 2), 0.2155), ((5, 3, 3, 2), 0.1552), ((5, 4, 3, 1), 0.1293),
-                         ((5, 4, 2, 2), 0.1058), ((4, 3, 3, 3), 0.1054)]:  # fmt: skip
+    for pattern, ref in [
+        ((4, 4, 3, 2), 0.2155),
+        ((5, 3, 3, 2), 0.1552),
+        ((5, 4, 3, 1), 0.1293),
+        ((5, 4, 2, 2), 0.1058),
+        ((4, 3, 3, 3), 0.1054),
+    ]:
         assert round(probs[pattern], 4) == ref
 
 
+@pytest.mark.jit_off
 def test_shape_dtype_permutation_and_order():
     deals = sample_deals(HAND, seat="second", turnup="7S", n=2000, seed=11)
     assert deals.shape == (2000, 4, 13) and deals.dtype == np.int8
@@ -145,12 +154,14 @@ def test_shape_dtype_permutation_and_order():
     assert (np.diff(key, axis=2) > 0).all()
 
 
+@pytest.mark.jit_off
 def test_player_is_dealer():
     deals = sample_deals(HAND, seat="Dealer", turnup="2C", n=500, seed=2)
     assert (deals[:, 3, :] == np.array(Hand.parse(HAND).codes)).all()
     assert PLAY_SEATS == ("eldest", "second", "third", "dealer")
 
 
+@pytest.mark.jit_off
 def test_seat_and_hand_forms():
     a = sample_deals(HAND, seat="third", turnup="♥7", n=50, seed=3)
     b = sample_deals(Hand.parse(HAND), seat=2, turnup="H7", n=50, seed=3)
@@ -160,6 +171,7 @@ def test_seat_and_hand_forms():
     assert (a == b).all() and (a == c).all()
 
 
+@pytest.mark.jit_off
 def test_no_turnup_and_random_deals():
     deals = sample_deals(HAND, seat="eldest", turnup=None, n=300, seed=4)
     assert (deals[:, 0, :] == np.array(Hand.parse(HAND).codes)).all()
@@ -177,6 +189,7 @@ def test_zero_deals():
 # --- reproducibility -------------------------------------------------------------------------
 
 
+@pytest.mark.jit_off
 def test_seed_reproducible_and_distinct():
     a = sample_deals(HAND, seat="second", turnup="7S", n=200, seed=5)
     b = sample_deals(HAND, seat="second", turnup="7S", n=200, seed=5)
@@ -185,6 +198,7 @@ def test_seed_reproducible_and_distinct():
     assert (sample_deals(HAND, seat="second", turnup="7S", n=5, seed=2**64 - 1) >= 0).all()
 
 
+@pytest.mark.jit_off
 @pytest.mark.parametrize(
     "constraints", [None, Constraints(length={"eldest": {"H": (4, None)}}, hcp={"third": (8, 20)})]
 )
@@ -220,8 +234,14 @@ def test_same_output_whatever_the_thread_count():
         out = []
         for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
             numba.set_num_threads(threads)
-            out.append((sample_deals(HAND, seat="second", turnup="7S", n=5000, seed=21),
-                        sample_deals(HAND, seat="second", turnup="7S", n=2000, seed=21, constraints=cons)))  # fmt: skip
+            out.append(
+                (
+                    sample_deals(HAND, seat="second", turnup="7S", n=5000, seed=21),
+                    sample_deals(
+                        HAND, seat="second", turnup="7S", n=2000, seed=21, constraints=cons
+                    ),
+                )
+            )
     finally:
         numba.set_num_threads(before)
     assert (out[0][0] == out[1][0]).all() and (out[0][1] == out[1][1]).all()
@@ -230,8 +250,8 @@ def test_same_output_whatever_the_thread_count():
 def test_jit_off_path_gives_the_same_deals():
     code = (
         "import sys, numpy as np; from solo_analysis.sampler import sample_deals; "
-        "np.save(sys.argv[1], sample_deals('AKQ.JT9.876.5432', seat='second', turnup='7S', n=20, seed=8, "
-        "constraints={'hcp': {'eldest': (10, None)}}))"
+        "np.save(sys.argv[1], sample_deals('AKQ.JT9.876.5432', seat='second', turnup='7S', "
+        "n=20, seed=8, constraints={'hcp': {'eldest': (10, None)}}))"
     )
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"jitoff_{os.getpid()}.npy")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
@@ -259,7 +279,8 @@ def test_split_of_a_plain_suit_among_unseen_hands():
 
 
 def test_split_of_the_turnup_suit():
-    # spades: player holds AKQ, the 7S is the dealer's turn-up: 9 unknown spades in (13, 13, 12) slots
+    # spades: player holds AKQ, the 7S is the dealer's turn-up: 9 unknown spades in
+    # (13, 13, 12) slots
     n = 20000
     deals = sample_deals(HAND, seat="second", turnup="7S", n=n, seed=102)
     lengths = suit_lengths(deals)[:, :, 0]
@@ -313,7 +334,7 @@ def test_patterns_large_sample():
         obs = Counter(
             {
                 tuple(int(c) // 14**e % 14 for e in (3, 2, 1, 0)): int(k)
-                for c, k in zip(codes, counts)
+                for c, k in zip(codes, counts, strict=False)
             }
         )
         assert chi2_p(obs, pattern_probs((13, 13, 13, 13), 13), n) > P_MIN
@@ -387,6 +408,7 @@ def test_predicate_equals_builtin_constraint():
     assert 0 < via_pred.acceptance_rate < 1
 
 
+@pytest.mark.jit_off
 def test_acceptance_rate_reporting():
     s = DealSampler(HAND, seat="second", turnup="7S", seed=1)
     assert s.acceptance_rate is None and s.drawn == 0
@@ -394,6 +416,7 @@ def test_acceptance_rate_reporting():
     assert s.acceptance_rate == 1.0 and s.drawn == 10 and "acceptance_rate" in repr(s)
 
 
+@pytest.mark.jit_off
 def test_known_cards_are_placed_and_the_rest_uniform():
     hand = "KQJ.T98.AK6.5432"  # no AS, no 7H, no 2H
     n = 20000
@@ -410,6 +433,7 @@ def test_known_cards_are_placed_and_the_rest_uniform():
     assert chi2_p(obs, split_probs(9, (13, 12, 11)), n) > P_MIN
 
 
+@pytest.mark.jit_off
 def test_holds_equals_known():
     a = sample_deals(HAND, seat="second", turnup="7S", n=500, seed=205, known={"eldest": "AH KH"})
     b = sample_deals(
@@ -423,6 +447,7 @@ def test_holds_equals_known():
     assert (a == b).all()
 
 
+@pytest.mark.jit_off
 @pytest.mark.parametrize(
     "spec, pattern",
     [
@@ -470,7 +495,7 @@ def test_bad_predicate_output():
 # --- input errors ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seat", ["north", "", 4, -1, True, None, 1.0])
+@pytest.mark.parametrize("seat", ["nord", "", 4, -1, True, None, 1.0])
 def test_bad_seat(seat):
     with pytest.raises(SeatError, match="seat"):
         sample_deals(HAND, seat=seat, turnup="7S", n=1, seed=1)
@@ -497,6 +522,7 @@ def test_bad_n(n):
         sample_deals(HAND, seat="second", turnup="7S", n=n, seed=1)
 
 
+@pytest.mark.jit_off
 def test_bad_hands_and_known_cards():
     with pytest.raises(CardCountError):
         sample_deals(list(range(12)), seat="second", turnup="7S", n=1, seed=1)
@@ -521,7 +547,7 @@ def test_bad_hands_and_known_cards():
 
 def test_errors_are_one_line():
     for call in (
-        lambda: sample_deals(HAND, seat="north", turnup="7S", n=1, seed=1),
+        lambda: sample_deals(HAND, seat="nord", turnup="7S", n=1, seed=1),
         lambda: sample_deals(HAND, seat="second", turnup="AS", n=1, seed=1),
         lambda: sample_deals(
             HAND,
@@ -537,6 +563,7 @@ def test_errors_are_one_line():
         assert "\n" not in str(info.value)
 
 
+@pytest.mark.jit_off
 def test_candidates_are_the_stream_from_any_start():
     from solo_analysis.sampler import DealSampler
 

@@ -4,7 +4,11 @@
   for every trump, leader and kind of declarer side, and for misère;
 * against DDS (through endplay) on full random deals with N+S or E+W declaring;
 * hand-made positions with known answers, target semantics, thread-count
-  independence and input errors.
+  independence (numba's threads and Python threads) and input errors;
+* :class:`Question`, and ``search_positions`` from inside a trick.
+
+Tests marked ``jit_off`` are small enough to run with the kernels as plain Python, in a
+process of their own: ``NUMBA_DISABLE_JIT=1 python -m pytest -m jit_off``.
 
 Encoding: card code = suit * 13 + rank_index (suits 0..3 = S, H, D, C; rank_index
 0..12 = 2..A); seats 0..3 = N, E, S, W; trump 0..3 = S, H, D, C, 4 = no trump.
@@ -13,14 +17,27 @@ Encoding: card code = suit * 13 + rank_index (suits 0..3 = S, H, D, C; rank_inde
 from __future__ import annotations
 
 import os
+import threading
 
 import numpy as np
 import pytest
-
 from naive import naive_tricks
-from solo_analysis.cards import Deal
-from solo_analysis.errors import SoloAnalysisError
-from solo_analysis.solver import solve, solve_batch
+
+from solo_analysis.deal import Deal
+from solo_analysis.errors import DealError, SeatError, SoloAnalysisError
+from solo_analysis.solver import (
+    NO_LIMIT,
+    Question,
+    search_positions,
+    solve,
+    solve_batch,
+    solve_leads,
+    solve_questions,
+)
+
+# With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
+# does, with numpy's warning.
+pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered in scalar:RuntimeWarning")
 
 SEATS = "NESW"
 SUITS = "SHDC"
@@ -46,7 +63,7 @@ def random_endings(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
 
 
 def to_pbn(deal: np.ndarray) -> str:
-    """(4, k) card codes -> 'N:AKQ.JT9.876.5432 ...' written independently of solo_analysis.cards."""
+    """(4, k) card codes -> 'N:AKQ.JT9.876.5432 ...', independently of solo_analysis.cards."""
     hands = []
     for seat in range(4):
         suits = []
@@ -115,7 +132,8 @@ def check_against_oracle(k: int, kind: str, per_combo: int, combos: int, seed: i
                 target=t,
             )
             assert bool(ok) == ((want0 <= t) if misere else (want0 >= t)), (
-                f"target={t}: {describe(d0, trump, leader, declarers, misere)}: tricks {want0}, got {ok}"
+                f"target={t}: {describe(d0, trump, leader, declarers, misere)}: "
+                f"tricks {want0}, got {ok}"
             )
     return count
 
@@ -123,7 +141,15 @@ def check_against_oracle(k: int, kind: str, per_combo: int, combos: int, seed: i
 # ------------------------------------------------------------------ against the oracle
 # default run: 500 endings (125 per kind, k = 1, 3, 4, 5); k = 5 is the oracle's expensive case
 @pytest.mark.parametrize("kind", list(SIDE_KINDS))
-@pytest.mark.parametrize("k, per_combo, combos", [(1, 3, 20), (3, 2, 20), (4, 1, 20), (5, 1, 5)])
+@pytest.mark.parametrize(
+    "k, per_combo, combos",
+    [
+        pytest.param(1, 3, 20, marks=pytest.mark.jit_off),
+        pytest.param(3, 2, 20, marks=pytest.mark.jit_off),
+        (4, 1, 20),
+        (5, 1, 5),
+    ],
+)
 def test_against_oracle(k, kind, per_combo, combos):
     assert check_against_oracle(k, kind, per_combo, combos, seed=2024) == per_combo * combos
 
@@ -300,9 +326,12 @@ def test_thirteen_spades_misere(seed, declarer):
         assert mis == (13 if leader == declarer else 0)
 
 
+@pytest.mark.jit_off
 def test_lowest_cards_ending():
     """He holds the 2 of every suit; each other player holds one card of every suit.
-    In no trump he loses trick 1 whoever leads and never gets the lead again: 0 tricks."""
+
+    In no trump he loses trick 1 whoever leads and never gets the lead again: 0 tricks.
+    """
     rng = np.random.default_rng(41)
     deals = np.empty((12, 4, 4), dtype=np.int8)
     for i in range(12):
@@ -333,9 +362,11 @@ def test_lowest_cards_ending():
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 @pytest.mark.parametrize("declarer", range(4))
 def test_lowest_cards_never_win_in_no_trump(seed, declarer):
-    """2345 of S, H, D and the club 2: every other card of those suits is higher, so in
-    no trump he wins a trick only by leading a suit the other three are all void in,
-    which cannot happen at trick 1 and he never gets the lead again."""
+    """2345 of S, H, D and the club 2: every other card of those suits is higher.
+
+    So in no trump he wins a trick only by leading a suit the other three are all void in,
+    which cannot happen at trick 1 and he never gets the lead again.
+    """
     deal = build_full_deal({declarer: LOW_CARDS}, seed)
     name = SEATS[declarer]
     for leader in SEATS:
@@ -375,6 +406,7 @@ def test_partnership_top_suits(seed, pair):
         assert solve(pbn, trump="NT", leader=lead, declarers=side, target=13) == (leader in pair)
 
 
+@pytest.mark.jit_off
 @pytest.mark.parametrize(
     "pbn, tricks",
     [
@@ -385,8 +417,11 @@ def test_partnership_top_suits(seed, pair):
     ],
 )
 def test_cash_cross_and_cash(pbn, tricks):
-    """Winners in both hands of a partnership, in no trump: the quick-trick bound adds the
-    leader's run to his partner's when the partner can follow or discard through it."""
+    """Winners in both hands of a partnership, in no trump.
+
+    The quick-trick bound adds the leader's run to his partner's when the partner can follow
+    or discard through it.
+    """
     deal = np.asarray(Deal.from_pbn(pbn).to_array())
     assert oracle(deal, NT, 0, (0, 2), False) == tricks
     assert solve(pbn, trump=None, leader="N", declarers="NS") == tricks
@@ -428,6 +463,7 @@ def test_target_dtype():
     np.testing.assert_array_equal(got, tricks >= 7)
 
 
+@pytest.mark.jit_off
 def test_one_card_endings_every_case():
     """All 1-card endings of a fixed set of cards, every trump, leader and single declarer."""
     rng = np.random.default_rng(8)
@@ -443,6 +479,7 @@ def test_one_card_endings_every_case():
                     assert got.tolist() == want, (trump, leader, declarer, misere)
 
 
+@pytest.mark.jit_off
 def test_one_card_known():
     deal = np.array([codes("HA"), codes("S2"), codes("H3"), codes("H4")], dtype=np.int8)
     assert solve(Deal.from_array(deal), trump="S", leader="N", declarers="N") == 0  # East ruffs
@@ -457,46 +494,122 @@ def test_independent_of_thread_count():
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("needs at least 2 numba threads")
     deals = random_endings(np.random.default_rng(21), 24, 8)
+
+    def ask(**kw):
+        return (
+            solve_batch(deals, trump=1, leader=1, declarers=(0, 2), **kw),
+            solve_batch(deals, trump=NT, leader=0, declarers=(2,), misere=True, **kw),
+            solve_batch(deals, trump=3, leader=3, declarers=(1,), target=5, **kw),
+        )
+
     before = numba.get_num_threads()
     try:
         results = []
         for threads in (1, 2):
             numba.set_num_threads(threads)
-            results.append(
-                (
-                    solve_batch(deals, trump=1, leader=1, declarers=(0, 2)),
-                    solve_batch(deals, trump=NT, leader=0, declarers=(2,), misere=True),
-                    solve_batch(deals, trump=3, leader=3, declarers=(1,), target=5),
-                )
-            )
+            results.append(ask())
     finally:
         numba.set_num_threads(before)
-    for one, two in zip(*results):
-        np.testing.assert_array_equal(one, two)
+    # the threads keyword: a cap on the workers, the answers the same
+    results += [ask(threads=1), ask(threads=2), ask(threads=5)]
+    for other in results[1:]:
+        for one, two in zip(results[0], other, strict=False):
+            np.testing.assert_array_equal(one, two)
+
+
+QUESTIONS = [
+    Question("H", 1, (0, 2), target=8),
+    Question(None, 0, (1,), misere=True, target=0),
+    Question(0, 2, (3,), target=5),
+    Question("C", 3, "NE"),
+]
+
+
+def test_python_threads_may_call_at_once():
+    """Two Python threads asking at the same time get the single-threaded answers.
+
+    And positions, and numba's thread count and chunk size stay as they were.
+    """
+    import numba
+
+    from solo_analysis.sampler import random_deals
+
+    sets = [random_deals(24, 31), random_deals(24, 32)]
+    want = [solve_questions(d, QUESTIONS, return_positions=True, threads=1) for d in sets]
+    settings = (numba.get_num_threads(), numba.get_parallel_chunksize())
+    got: list[list] = [[], []]
+    seen: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(2)
+
+    def run(k: int) -> None:
+        try:
+            own = (numba.get_num_threads(), numba.get_parallel_chunksize())
+            start.wait()
+            for _ in range(2):
+                got[k].append(solve_questions(sets[k], QUESTIONS, return_positions=True))
+            seen.append((own, (numba.get_num_threads(), numba.get_parallel_chunksize())))
+        except BaseException as e:
+            errors.append(e)
+
+    workers = [threading.Thread(target=run, args=(k,)) for k in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not errors, errors
+    for k in range(2):
+        assert len(got[k]) == 2
+        for answers, positions in got[k]:
+            for x, y in zip(answers + positions, want[k][0] + want[k][1], strict=True):
+                np.testing.assert_array_equal(x, y)
+    assert (numba.get_num_threads(), numba.get_parallel_chunksize()) == settings
+    assert len(seen) == 2 and all(before == after for before, after in seen)
+
+
+def test_numba_settings_untouched():
+    import numba
+
+    deals = random_endings(np.random.default_rng(22), 40, 8)
+    before = numba.get_num_threads()
+    chunk = numba.get_parallel_chunksize()
+    try:
+        numba.set_num_threads(1)
+        solve_questions(deals, QUESTIONS)
+        assert (numba.get_num_threads(), numba.get_parallel_chunksize()) == (1, chunk)
+    finally:
+        numba.set_num_threads(before)
+    solve_questions(deals, QUESTIONS, threads=2)
+    solve_batch(deals, trump=0, leader=0, declarers="N", threads=1)
+    assert (numba.get_num_threads(), numba.get_parallel_chunksize()) == (before, chunk)
 
 
 # ------------------------------------------------------------------ errors
 PBN = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
 
 
+@pytest.mark.jit_off
 @pytest.mark.parametrize("trump", ["X", "spadez", 5, -1, "7"])
 def test_bad_trump(trump):
     with pytest.raises(SoloAnalysisError):
         solve(PBN, trump=trump, leader="N", declarers="N")
 
 
+@pytest.mark.jit_off
 @pytest.mark.parametrize("leader", ["X", "Q", 4, -1, "NE"])
 def test_bad_leader(leader):
     with pytest.raises(SoloAnalysisError):
         solve(PBN, trump="S", leader=leader, declarers="N")
 
 
+@pytest.mark.jit_off
 @pytest.mark.parametrize("declarers", ["X", "NQ", "", "Z"])
 def test_bad_declarers(declarers):
     with pytest.raises(SoloAnalysisError):
         solve(PBN, trump="S", leader="N", declarers=declarers)
 
 
+@pytest.mark.jit_off
 @pytest.mark.parametrize("declarers", ["NS", "NE", "EW"])
 def test_misere_needs_one_declarer(declarers):
     with pytest.raises(SoloAnalysisError):
@@ -508,6 +621,7 @@ def test_misere_needs_one_declarer(declarers):
         solve_batch(full_deals(2, 0), trump=4, leader=0, declarers=seats, misere=True)
 
 
+@pytest.mark.jit_off
 def test_unequal_hands():
     with pytest.raises(SoloAnalysisError):
         solve("N:AK... Q... J... T...", trump="S", leader="N", declarers="N")
@@ -515,6 +629,7 @@ def test_unequal_hands():
         solve("N:AK... QJ... T9... 8", trump="S", leader="N", declarers="N")
 
 
+@pytest.mark.jit_off
 def test_bad_deal_text():
     with pytest.raises(SoloAnalysisError):
         solve("N:AK... QJ... T9...", trump="S", leader="N", declarers="N")  # three hands
@@ -522,6 +637,7 @@ def test_bad_deal_text():
         solve("N:AK... AJ... T9... 87...", trump="S", leader="N", declarers="N")  # duplicate ace
 
 
+@pytest.mark.jit_off
 def test_bad_batch_shapes():
     with pytest.raises(SoloAnalysisError):
         solve_batch(np.zeros((2, 3, 13), dtype=np.int8), trump=0, leader=0, declarers=(0,))
@@ -535,10 +651,8 @@ def test_bad_batch_shapes():
         solve_batch(full_deals(2, 0), trump=0, leader=7, declarers=(0,))
 
 
+@pytest.mark.jit_off
 def test_solve_questions_equals_one_batch_per_question():
-    from solo_analysis.errors import DealError
-    from solo_analysis.solver import Question, solve_questions
-
     deals = random_endings(np.random.default_rng(5), 24, 5)
     some = np.array([3, 0, 17, 5])
     questions = [
@@ -549,10 +663,16 @@ def test_solve_questions_equals_one_batch_per_question():
     ]
     got = solve_questions(deals, questions)
     assert [a.shape[0] for a in got] == [24, 24, 4, 0] and all(a.dtype == np.int8 for a in got)
-    for q, a in zip(questions, got):
+    for q, a in zip(questions, got, strict=False):
         part = deals if q.subset is None else deals[q.subset]
-        want = solve_batch(part, trump=q.trump, leader=q.leader, declarers=q.declarers, misere=q.misere,
-                           target=q.target)  # fmt: skip
+        want = solve_batch(
+            part,
+            trump=q.trump,
+            leader=q.leader,
+            declarers=q.declarers,
+            misere=q.misere,
+            target=q.target,
+        )
         assert (a == np.asarray(want).astype(np.int8)).all()
     assert solve_questions(deals, []) == []
     with pytest.raises(DealError):
@@ -563,22 +683,29 @@ def test_solve_questions_reports_the_positions_of_each_answer():
     import numba
 
     from solo_analysis.sampler import random_deals
-    from solo_analysis.solver import Question, search_nodes, solve_questions
 
     deals = random_deals(6, 12)
-    questions = [Question(trump="H", leader=1, declarers=(0, 2), target=8),
-                 Question(trump=None, leader=0, declarers=(1,), misere=True, target=0),
-                 Question(trump=0, leader=2, declarers=(3,), target=5, subset=np.array([4, 1]))]  # fmt: skip
+    questions = [
+        Question(trump="H", leader=1, declarers=(0, 2), target=8),
+        Question(trump=None, leader=0, declarers=(1,), misere=True, target=0),
+        Question(trump=0, leader=2, declarers=(3,), target=5, subset=np.array([4, 1])),
+    ]
     answers, positions = solve_questions(deals, questions, return_positions=True)
     assert [p.shape for p in positions] == [(6,), (6,), (2,)] and all(
         p.dtype == np.int64 for p in positions
     )
-    for q, a, p in zip(questions, answers, positions):
+    for q, a, p in zip(questions, answers, positions, strict=False):
         idx = range(6) if q.subset is None else q.subset
-        for i, ans, pos in zip(idx, a, p):
-            ok, nodes, _ = search_nodes(Deal.from_array(deals[i]).to_pbn(), trump=q.trump, leader=q.leader,
-                                        declarers=q.declarers, misere=q.misere, target=q.target)  # fmt: skip
-            assert (bool(ans), int(pos)) == (ok, nodes) and nodes > 0
+        for i, ans, pos in zip(idx, a, p, strict=False):
+            ok, count, _ = search_positions(
+                Deal.from_array(deals[i]).to_pbn(),
+                trump=q.trump,
+                leader=q.leader,
+                declarers=q.declarers,
+                misere=q.misere,
+                target=q.target,
+            )
+            assert (bool(ans), int(pos)) == (ok, count) and count > 0
     # the count belongs to the question and deal, not to the thread that solved it
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
@@ -586,27 +713,247 @@ def test_solve_questions_reports_the_positions_of_each_answer():
         _, alone = solve_questions(deals, questions, return_positions=True)
     finally:
         numba.set_num_threads(threads)
-    assert all((x == y).all() for x, y in zip(alone, positions))
+    assert all((x == y).all() for x, y in zip(alone, positions, strict=False))
+    _, alone = solve_questions(deals, questions, return_positions=True, threads=1)
+    assert all((x == y).all() for x, y in zip(alone, positions, strict=False))
     # the answers are those without the count; nothing asked, nothing counted
-    assert all((x == y).all() for x, y in zip(solve_questions(deals, questions), answers))
+    assert all(
+        (x == y).all() for x, y in zip(solve_questions(deals, questions), answers, strict=False)
+    )
     assert solve_questions(deals, [], return_positions=True) == ([], [])
 
 
-def test_search_nodes_answers_as_solve_and_counts_positions():
+def test_search_positions_answers_as_solve_and_counts_positions():
     from solo_analysis.sampler import random_deals
-    from solo_analysis.solver import search_nodes
 
     for d in random_deals(4, 11):
         pbn = Deal.from_array(d).to_pbn()
-        for kw in (dict(trump="H", leader="E", declarers="NS", target=8),
-                   dict(trump="S", leader="N", declarers="NE", target=7),
-                   dict(trump=None, leader="N", declarers="S", misere=True, target=0)):  # fmt: skip
-            ok, nodes, tricks = search_nodes(pbn, **kw)
+        for kw in (
+            {"trump": "H", "leader": "E", "declarers": "NS", "target": 8},
+            {"trump": "S", "leader": "N", "declarers": "NE", "target": 7},
+            {"trump": None, "leader": "N", "declarers": "S", "misere": True, "target": 0},
+        ):
+            ok, count, tricks = search_positions(pbn, **kw)
             assert ok == solve(pbn, **kw)
-            assert 0 <= tricks < nodes and search_nodes(pbn, **kw) == (
+            assert 0 <= tricks < count and search_positions(pbn, **kw) == (
                 ok,
-                nodes,
+                count,
                 tricks,
             )  # deterministic
+            # no cards of the current trick: the same search
+            assert search_positions(pbn, **kw, trick=[]) == (ok, count, tricks)
     with pytest.raises(SoloAnalysisError, match="target"):
-        search_nodes(pbn, trump="H", leader="E", declarers="NS", target=None)
+        search_positions(pbn, trump="H", leader="E", declarers="NS", target=None)
+
+
+# ------------------------------------------------------------------ Question
+@pytest.mark.jit_off
+def test_question_normalises_its_fields():
+    q = Question("hearts", "east", "S+N", False, 8)
+    assert (q.trump, q.leader, q.declarers, q.misere, q.target, q.subset) == (
+        1,
+        1,
+        (0, 2),
+        False,
+        8,
+        None,
+    )
+    assert q.key == (1, 1, (0, 2), False, 8) and q.declarers_mask == 0b101
+    q = Question(trump=None, leader="dealer", declarers=2, misere=1, subset=[3, 1])
+    assert q.key == (NT, 3, (2,), True, None)
+    assert q.subset.dtype == np.int64 and q.subset.tolist() == [3, 1]
+    q = Question(np.int64(0), np.int8(2), (np.int64(3), 1), target=np.int16(0))
+    assert q.key == (0, 2, (1, 3), False, 0) and type(q.target) is int
+    assert Question(4, 0, (0,), subset=[]).subset.size == 0
+    with pytest.raises(AttributeError):
+        q.trump = 2  # frozen
+
+
+@pytest.mark.jit_off
+@pytest.mark.parametrize(
+    "kw, error, match",
+    [
+        ({"declarers": "NS", "misere": True}, SeatError, "misère has exactly one declarer"),
+        ({"declarers": "NQ"}, SeatError, "declarer"),
+        ({"trump": "X"}, SoloAnalysisError, "trump"),
+        ({"leader": 4}, SeatError, "seat"),
+        ({"target": -1}, DealError, "target"),
+        ({"target": True}, DealError, "target"),
+        ({"target": 2.0}, DealError, "target"),
+        ({"subset": [[0, 1]]}, DealError, "subset"),
+        ({"subset": [0.5]}, DealError, "subset"),
+    ],
+)
+def test_question_rejects_bad_fields(kw, error, match):
+    base = {"trump": "S", "leader": "N", "declarers": "N"}
+    with pytest.raises(error, match=match) as info:
+        Question(**(base | kw))
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.jit_off
+def test_target_beyond_the_deal_and_other_bad_arguments():
+    deals = random_endings(np.random.default_rng(6), 3, 2)
+    with pytest.raises(DealError, match=r"0\.\.2 tricks"):
+        solve_questions(deals, [Question(0, 0, (0,), target=3)])
+    with pytest.raises(DealError, match=r"0\.\.2 tricks"):
+        solve(Deal.from_array(deals[0]), trump=0, leader=0, declarers="N", target=3)
+    with pytest.raises(TypeError, match="Question"):
+        solve_questions(deals, [(0, 0, (0,))])
+    for bad in (0, -1, True, 1.5):
+        with pytest.raises(DealError, match="threads"):
+            solve_batch(deals, trump=0, leader=0, declarers="N", threads=bad)
+        with pytest.raises(DealError, match="max_positions"):
+            solve_batch(deals, trump=0, leader=0, declarers="N", max_positions=bad)
+    # the kernels' "no limit" is public; as a limit it gives the exact answers
+    np.testing.assert_array_equal(
+        solve_batch(deals, trump=0, leader=0, declarers="N", max_positions=NO_LIMIT),
+        solve_batch(deals, trump=0, leader=0, declarers="N"),
+    )
+
+
+# ------------------------------------------------------------------ inside a trick
+def random_trick(rng: np.random.Generator, deal: np.ndarray, leader: int, trump: int, npl: int):
+    """``npl`` legal cards played from ``deal`` (4, k) in turn from ``leader``."""
+    hands = [list(map(int, row)) for row in deal]
+    trick: list[int] = []
+    for i in range(npl):
+        seat = (leader + i) % 4
+        follow = [c for c in hands[seat] if trick and c // 13 == trick[0] // 13]
+        card = int(rng.choice(follow or hands[seat]))
+        hands[seat].remove(card)
+        trick.append(card)
+    return hands, trick
+
+
+@pytest.mark.jit_off
+@pytest.mark.parametrize("k", [2, 3])
+def test_search_positions_inside_a_trick_against_the_oracle(k):
+    rng = np.random.default_rng([7, k])
+    checked = 0
+    for deal in random_endings(rng, 12, k):
+        trump, leader = int(rng.integers(5)), int(rng.integers(4))
+        misere = bool(rng.integers(2))
+        declarers = (int(rng.integers(4)),) if misere else ((0, 2), (1, 3), (1,))[checked % 3]
+        npl = int(rng.integers(1, 4))
+        hands, trick = random_trick(rng, deal, leader, trump, npl)
+        want = naive_tricks(hands, trump, leader, declarers, misere, tuple(trick))
+        names = [TRUMP_NAMES[trump], SEATS[leader], "".join(SEATS[s] for s in declarers)]
+        for target in range(k + 1):
+            ok, count, tricks = search_positions(
+                Deal.from_array(deal),
+                trump=names[0],
+                leader=names[1],
+                declarers=names[2],
+                misere=misere,
+                target=target,
+                trick=[to_pbn_card(c) for c in trick] if target % 2 else trick,
+            )
+            assert ok == ((want <= target) if misere else (want >= target)), (
+                f"{describe(deal, trump, leader, declarers, misere)} trick={trick} "
+                f"target={target}: oracle {want}, got {ok}"
+            )
+            assert 0 <= tricks < count
+        checked += 1
+    assert checked == 12
+
+
+def to_pbn_card(code: int) -> str:
+    return SUITS[code // 13] + RANKS[code % 13]
+
+
+@pytest.mark.jit_off
+def test_solve_leads_against_the_oracle():
+    rng = np.random.default_rng(12)
+    for deal in random_endings(rng, 6, 3):
+        trump, leader = int(rng.integers(5)), int(rng.integers(4))
+        for declarers, misere in (((0, 2), False), ((leader,), False), ((1,), True)):
+            got = solve_leads(
+                Deal.from_array(deal),
+                trump=trump,
+                leader=leader,
+                declarers=declarers,
+                misere=misere,
+            )
+            hands = [list(map(int, row)) for row in deal]
+            assert sorted(got) == sorted(hands[leader])
+            for card, tricks in got.items():
+                rest = [[c for c in h if c != card] for h in hands]
+                want = naive_tricks(rest, trump, leader, declarers, misere, (card,))
+                assert tricks == want, (describe(deal, trump, leader, declarers, misere), card)
+
+
+@pytest.mark.jit_off
+@pytest.mark.parametrize(
+    "trick, match",
+    [
+        (["SA", "S2", "S3", "S4"], "at most 3 cards"),
+        (["SQ"], "QS is not in N's hand"),
+        (["SA", "SA"], "AS is not in E's hand"),
+        (["SA", "HA"], "E must follow suit, not play AH"),
+        (["ZZ"], "malformed card"),
+        (5, "expected a sequence of cards"),
+    ],
+)
+def test_search_positions_rejects_a_bad_trick(trick, match):
+    pbn = "N:AK.Q.2.3 Q2.A.3.K 43.K.A.2 J5.2.K.A"
+    with pytest.raises(DealError, match=match) as info:
+        search_positions(pbn, trump="NT", leader="N", declarers="NS", target=2, trick=trick)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.jit_off
+def test_search_positions_trick_as_text():
+    pbn = "N:AK.Q.2.3 Q2.A.3.K 43.K.A.2 J5.2.K.A"
+    kw = {"trump": "NT", "leader": "N", "declarers": "NS", "target": 2}
+    want = search_positions(pbn, **kw, trick=["SA", "S2"])
+    assert search_positions(pbn, **kw, trick="SA, S2") == want
+    assert search_positions(pbn, **kw, trick=[12, 0]) == want
+    assert want[0] is True and want[1] > 0
+
+
+# ------------------------------------------------------------------ numba's cache
+@pytest.mark.jit_off
+def test_numba_cache_tool_clears_the_kernel_caches_when_a_kernel_module_changes(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "numba_cache.py"
+    spec = importlib.util.spec_from_file_location("numba_cache", path)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+
+    root = tmp_path / "solo_analysis"
+    for folder in ("solver", "sampler", "solver/__pycache__", "sampler/__pycache__"):
+        (root / folder).mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "solver" / "_search.py").write_text("x = 1\n")
+    (root / "solver" / "batch.py").write_text("")  # not a kernel module
+    (root / "sampler" / "_kernel.py").write_text("")
+
+    def cache_files():
+        files = [
+            root / "solver/__pycache__/_search.search-87.py311.nbi",
+            root / "solver/__pycache__/_search.search-87.py311.1.nbc",
+            root / "sampler/__pycache__/_kernel.deal_batch-9.py311.nbi",
+        ]
+        for f in files:
+            f.write_text("")
+        return files
+
+    other = root / "solver/__pycache__/batch.cpython-311.pyc"
+    other.write_text("")
+    files = cache_files()
+    assert tool.clear_stale_caches(root)  # no stamp yet: cleared
+    assert not any(f.exists() for f in files) and other.exists()
+    files = cache_files()
+    assert not tool.clear_stale_caches(root)  # nothing changed: kept
+    assert all(f.exists() for f in files)
+    (root / "solver" / "batch.py").write_text("changed = True\n")
+    assert not tool.clear_stale_caches(root)  # not a kernel module
+    (root / "solver" / "_search.py").write_text("x = 2\n")
+    assert tool.clear_stale_caches(root)
+    assert not any(f.exists() for f in files) and other.exists()
+    assert (root / "__pycache__" / "kernel-sources.sha1").read_text().strip() == (
+        tool.sources_digest(root)
+    )

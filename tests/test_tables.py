@@ -9,22 +9,24 @@ play model that is a deterministic function of the deal.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-
-from solo_analysis import tables as T
-from solo_analysis.advice import PlayModel
-from solo_analysis.cards import Hand
-from solo_analysis.cli import main
-from solo_analysis.errors import SoloAnalysisError, TableError
-from solo_analysis.sampler import PLAY_SEATS, random_deals
-from solo_analysis.solver import solve_batch
-
 from cli_helpers import assert_one_line_error
 from cli_helpers import run as run_cli
+
+from solo_analysis import tables as T
+from solo_analysis.cards import PLAY_SEATS
+from solo_analysis.errors import PlayModelError, SamplingError, SoloAnalysisError, TableError
+from solo_analysis.hand import Hand
+from solo_analysis.play import PlayModel
+from solo_analysis.rules import load_rules
+from solo_analysis.sampler import deals_at, random_deals, turnup_cards
+from solo_analysis.solver import solve_batch
+from solo_analysis.stats import wilson_interval
 
 #: questions the current solver answers quickly on full deals
 REAL = ["misere", "abundance", "declared"]
@@ -32,20 +34,23 @@ OUTPUTS = ["deals.parquet", "contract_frequency.csv", "metadata.json", "manifest
 
 
 class Sketch(PlayModel):
-    """A fast stand-in for double-dummy play: a fixed function of the deal, for the machinery tests."""
+    """A fast stand-in for double-dummy play, for the machinery tests.
+
+    Whether a contract makes is a fixed function of the deal and the question asked.
+    """
 
     name = "sketch"
 
-    def makes(self, deals, *, trump, leader, side, misere, target):
+    def makes(self, deals, *, trump, leader, declarers, misere, target):
         d = np.asarray(deals).astype(np.int64)
         score = np.zeros(d.shape[0], dtype=np.int64)
-        for s in side:
+        for s in declarers:
             score += (d[:, s] % 13 >= 9).sum(axis=-1)
             if trump < 4:
                 score += 2 * (d[:, s] // 13 == trump).sum(axis=-1)
         if misere:
             return score <= 2
-        return score >= target + 3 + (leader == side[0])
+        return score >= target + 3 + (leader == declarers[0])
 
 
 def hands_to_deal(*hands: str) -> np.ndarray:
@@ -83,10 +88,21 @@ def test_features_of_one_suited_hands():
     f = T.hand_features(deal, np.array([card("2C")]))
     eldest = {k: int(v[0, 0]) for k, v in f.items()}
     assert eldest == {
-        "hcp": 10, "high_cards": 4, "low_cards": 5, "aces": 1, "kings": 1, "voids": 3,
-        "singletons": 0, "long_len": 13, "long_suit": 0, "long_honours": 4, "second_len": 0,
-        "trump_len": 0, "trump_honours": 0, "trump_top": 0,
-    }  # fmt: skip
+        "hcp": 10,
+        "high_cards": 4,
+        "low_cards": 5,
+        "aces": 1,
+        "kings": 1,
+        "voids": 3,
+        "singletons": 0,
+        "long_len": 13,
+        "long_suit": 0,
+        "long_honours": 4,
+        "second_len": 0,
+        "trump_len": 0,
+        "trump_honours": 0,
+        "trump_top": 0,
+    }
     assert (
         f["trump_len"][0, 3] == 13 and f["trump_honours"][0, 3] == 4 and f["trump_top"][0, 3] == 13
     )
@@ -99,8 +115,17 @@ def test_features_of_a_mixed_hand_and_ties():
     rest = sorted(
         set(range(52)) - set(Hand.parse(mine).codes) - set(Hand.parse(tie).codes), reverse=True
     )
-    deal = np.array([[sorted(Hand.parse(mine).codes, reverse=True), sorted(Hand.parse(tie).codes, reverse=True),
-                      rest[:13], rest[13:]]], dtype=np.int8)  # fmt: skip
+    deal = np.array(
+        [
+            [
+                sorted(Hand.parse(mine).codes, reverse=True),
+                sorted(Hand.parse(tie).codes, reverse=True),
+                rest[:13],
+                rest[13:],
+            ]
+        ],
+        dtype=np.int8,
+    )
     f = T.hand_features(deal, np.array([card("2H")]))  # only the turn-up's suit matters here
     got = {k: int(v[0, 0]) for k, v in f.items()}
     assert got["hcp"] == 13 and got["high_cards"] == 5 and got["low_cards"] == 6
@@ -130,18 +155,16 @@ def test_features_without_turnup_are_minus_one():
 
 def test_deals_and_turnups_depend_only_on_the_index():
     whole = random_deals(12, 9)
-    np.testing.assert_array_equal(T.deals_at(9, 5, 4), whole[5:9])
-    np.testing.assert_array_equal(
-        T.turnup_cards(9, 5, whole[5:9]), T.turnup_cards(9, 0, whole)[5:9]
-    )
-    tu = T.turnup_cards(9, 0, whole)
+    np.testing.assert_array_equal(deals_at(9, 5, 4), whole[5:9])
+    np.testing.assert_array_equal(turnup_cards(9, 5, whole[5:9]), turnup_cards(9, 0, whole)[5:9])
+    tu = turnup_cards(9, 0, whole)
     assert all(tu[i] in whole[i, 3] for i in range(12))
-    assert not np.array_equal(T.turnup_cards(10, 0, whole), tu)  # the seed matters
+    assert not np.array_equal(turnup_cards(10, 0, whole), tu)  # the seed matters
 
 
 def test_turnup_is_spread_over_the_dealers_hand():
     deals = random_deals(2600, 4)
-    tu = T.turnup_cards(4, 0, deals)
+    tu = turnup_cards(4, 0, deals)
     pos = np.array([int(np.flatnonzero(deals[i, 3] == tu[i])[0]) for i in range(len(tu))])
     counts = np.bincount(pos, minlength=13)
     # 200 expected per position; a chi-square of 12 degrees of freedom above 40 has p < 1e-4
@@ -153,7 +176,7 @@ def test_turnup_is_spread_over_the_dealers_hand():
 
 def test_columns_and_variants_with_a_stand_in_model():
     deals = random_deals(6, 3)
-    tu = T.turnup_cards(3, 0, deals)
+    tu = turnup_cards(3, 0, deals)
     frame, timings = T.evaluate_deals(deals, tu, "classic", play_model=Sketch(), first_index=100)
     assert len(frame) == 24 and frame["deal"].tolist()[:5] == [100, 100, 100, 100, 101]
     assert frame["seat"].astype(str).tolist()[:4] == list(PLAY_SEATS)
@@ -165,7 +188,7 @@ def test_columns_and_variants_with_a_stand_in_model():
         "declared",
     }
     # Prop-Cop: one column per partner, null on the partner's own row, symmetric in the pair
-    for p, name in enumerate(PLAY_SEATS):
+    for _p, name in enumerate(PLAY_SEATS):
         col = frame[f"prop_{name}"]
         assert col[frame["seat"] == name].isna().all() and col[frame["seat"] != name].notna().all()
     wide = {s: frame[frame["seat"] == s].reset_index(drop=True) for s in PLAY_SEATS}
@@ -194,8 +217,8 @@ def test_columns_and_variants_with_a_stand_in_model():
 
 
 def test_double_dummy_answers_match_the_solver():
-    deals = T.deals_at(11, 0, 3)
-    tu = T.turnup_cards(11, 0, deals)
+    deals = deals_at(11, 0, 3)
+    tu = turnup_cards(11, 0, deals)
     frame, _ = T.evaluate_deals(deals, tu, "parlett", contracts=["misere", "declared"])
     assert (
         "declared_S" not in frame and frame["declared"].notna().all()
@@ -211,7 +234,7 @@ def test_double_dummy_answers_match_the_solver():
 def test_turnup_required_by_the_rules():
     with pytest.raises(TableError, match="turn-ups"):
         T.evaluate_deals(random_deals(1, 1), None, "classic", play_model=Sketch())
-    no_turnup = T.load_rules("classic").with_options(turnup=False)
+    no_turnup = load_rules("classic").with_options(turnup=False)
     with pytest.raises(TableError, match="without a turn-up"):
         T.evaluate_deals(random_deals(1, 1), np.array([0]), no_turnup, play_model=Sketch())
     frame, _ = T.evaluate_deals(random_deals(2, 1), None, no_turnup, play_model=Sketch())
@@ -233,8 +256,17 @@ def test_tiny_real_run(tmp_path):
         "chunk-000001.parquet",
     ]
     meta = json.loads((out / "metadata.json").read_text())
-    for key in ("deals", "seed", "rules", "version", "created", "command", "chunk_size",
-                "throughput_deals_per_second", "solver_seconds_by_question"):  # fmt: skip
+    for key in (
+        "deals",
+        "seed",
+        "rules",
+        "version",
+        "created",
+        "command",
+        "chunk_size",
+        "throughput_deals_per_second",
+        "solver_seconds_by_question",
+    ):
         assert key in meta
     got = (meta["deals"], meta["seed"], meta["rules"], meta["command"], meta["chunk_size"])
     assert got == (4, 21, "classic", "test", 3)
@@ -246,9 +278,12 @@ def test_tiny_real_run(tmp_path):
     assert ((freq["ci_low"] <= freq["share"]) & (freq["share"] <= freq["ci_high"])).all()
     assert freq["thin"].all()  # 4 deals: every cell is thin
     assert {p.name for p in out.glob("features_*.csv")} == {
-        "features_abundance_by_long_suit.csv", "features_abundance-long_by_long_suit.csv",
-        "features_misere_by_long_suit.csv", "features_misere_by_cards.csv", "features_declared_by_long_suit.csv",
-    }  # fmt: skip
+        "features_abundance_by_long_suit.csv",
+        "features_abundance-long_by_long_suit.csv",
+        "features_misere_by_long_suit.csv",
+        "features_misere_by_cards.csv",
+        "features_declared_by_long_suit.csv",
+    }
     table = pd.read_csv(out / "features_misere_by_cards.csv")
     assert table.loc[table["seat"] == "all", "count"].sum() == 16
     frame, meta2 = T.load_run(out)
@@ -304,16 +339,16 @@ def test_resume_after_an_interrupt(tmp_path):
 SLOW_RUN = """
 import sys, time
 import numpy as np
-from solo_analysis.advice import PlayModel
+from solo_analysis.play import PlayModel
 from solo_analysis.tables import run_tables
 
 class Slow(PlayModel):
     name = "slow-sketch"
 
-    def makes(self, deals, *, trump, leader, side, misere, target):
+    def makes(self, deals, *, trump, leader, declarers, misere, target):
         time.sleep(0.01)
         d = np.asarray(deals).astype(np.int64)
-        return (d[:, side[0]] % 13 >= 9).sum(axis=-1) >= (1 if misere else target // 3)
+        return (d[:, declarers[0]] % 13 >= 9).sum(axis=-1) >= (1 if misere else target // 3)
 
 if __name__ == "__main__":
     run_tables(int(sys.argv[2]), 3, sys.argv[1], chunk_size=1, play_model=Slow(), progress=False)
@@ -383,11 +418,16 @@ def test_a_different_run_is_refused(tmp_path, change, word):
 
 
 def test_bad_arguments(tmp_path):
-    for kwargs, word in [({"deals": 0}, "deals"), ({"deals": 2.5}, "deals"), ({"seed": -1}, "seed"),
-                         ({"chunk_size": 0}, "chunk size"), ({"threads": 0}, "threads"),
-                         ({"play_model": "psychic"}, "play model")]:  # fmt: skip
+    for kwargs, word, error in [
+        ({"deals": 0}, "deals", TableError),
+        ({"deals": 2.5}, "deals", TableError),
+        ({"seed": -1}, "seed", SamplingError),
+        ({"chunk_size": 0}, "chunk size", TableError),
+        ({"threads": 0}, "threads", TableError),
+        ({"play_model": "psychic"}, "play model", PlayModelError),
+    ]:
         args = {"deals": 2, "seed": 1, "out": tmp_path / "x", "progress": False, **kwargs}
-        with pytest.raises(TableError, match=word):
+        with pytest.raises(error, match=word):
             T.run_tables(**args)
     with pytest.raises(SoloAnalysisError, match="unknown rule set"):
         T.run_tables(2, 1, tmp_path / "y", rules="nope", progress=False)
@@ -402,8 +442,15 @@ def test_dask_cluster_equals_a_local_run(tmp_path):
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
     ) as cluster:
-        run = T.run_tables(4, 13, tmp_path / "dask", contracts=REAL, chunk_size=2, progress=False,
-                           scheduler=cluster.scheduler_address)  # fmt: skip
+        run = T.run_tables(
+            4,
+            13,
+            tmp_path / "dask",
+            contracts=REAL,
+            chunk_size=2,
+            progress=False,
+            scheduler=cluster.scheduler_address,
+        )
     assert run.metadata["executor"] == "dask" and sorted(run.computed) == [0, 1]
     assert_same_outputs(tmp_path / "local", tmp_path / "dask")
 
@@ -412,15 +459,24 @@ def test_dask_cluster_equals_a_local_run(tmp_path):
 def test_scheduler_local_starts_worker_processes_with_equal_results(tmp_path):
     pytest.importorskip("distributed")
     T.run_tables(3, 8, tmp_path / "threads", contracts=["declared"], chunk_size=1, progress=False)
-    run = T.run_tables(3, 8, tmp_path / "cluster", contracts=["declared"], chunk_size=1, progress=False,
-                       scheduler="local")  # fmt: skip
+    run = T.run_tables(
+        3,
+        8,
+        tmp_path / "cluster",
+        contracts=["declared"],
+        chunk_size=1,
+        progress=False,
+        scheduler="local",
+    )
     assert run.metadata["executor"] == "dask-local"
     assert_same_outputs(tmp_path / "threads", tmp_path / "cluster")
 
 
 def test_unreachable_scheduler(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(T, "SCHEDULER_TIMEOUT", "1s")
+    import solo_analysis.tables.run as table_run
+
+    monkeypatch.setattr(table_run, "SCHEDULER_TIMEOUT", "1s")
     with pytest.raises(TableError, match="cannot reach dask scheduler"):
         T.run_tables(
             2, 1, tmp_path, scheduler="tcp://127.0.0.1:9", progress=False, play_model=Sketch()
@@ -431,8 +487,19 @@ def test_unreachable_scheduler(tmp_path, monkeypatch):
 
 
 def test_cli_run_and_resume(tmp_path, capsys):
-    argv = ["table", "--deals", "3", "--seed", "2", "--out", str(tmp_path), "--contracts", "declared",
-            "--chunk-size", "2"]  # fmt: skip
+    argv = [
+        "table",
+        "--deals",
+        "3",
+        "--seed",
+        "2",
+        "--out",
+        str(tmp_path),
+        "--contracts",
+        "declared",
+        "--chunk-size",
+        "2",
+    ]
     code, out, err = run_cli(argv, capsys)
     assert code == 0 and "3 deals (seed 2, rules classic); 2 chunks computed, 0 reused" in out
     assert "3/3 deals done (chunk 2 of 2)" in err
@@ -450,8 +517,18 @@ def test_cli_run_and_resume(tmp_path, capsys):
 def test_cli_reuse(tmp_path, capsys):
     base = ["table", "--deals", "2", "--seed", "4", "--contracts", "misere", "--quiet"]
     assert run_cli(base + ["--out", str(tmp_path / "classic")], capsys)[0] == 0
-    code, out, err = run_cli(base + ["--out", str(tmp_path / "parlett"), "--rules", "parlett",
-                                     "--reuse", str(tmp_path / "classic")], capsys)  # fmt: skip
+    code, out, err = run_cli(
+        base
+        + [
+            "--out",
+            str(tmp_path / "parlett"),
+            "--rules",
+            "parlett",
+            "--reuse",
+            str(tmp_path / "classic"),
+        ],
+        capsys,
+    )
     assert code == 0, err
     assert f"reused 8 answers from {tmp_path / 'classic'}" in out  # 2 deals x 4 seats
     meta = json.loads((tmp_path / "parlett" / "metadata.json").read_text())
@@ -493,13 +570,27 @@ def test_cli_unwritable_dir_and_other_run(tmp_path, capsys):
 
 
 def test_charts_draw_a_feature_table():
-    from solo_analysis import plots
+    from solo_analysis.report import odds as plots
+    from solo_analysis.tables.summary import _interval_columns
 
-    table = pd.DataFrame({"trump_len": [3, 3, 4, 4], "trump_honours": [0, 1, 0, 1], "count": [50, 10, 40, 40],
-                          "makes": [5, 2, 20, 30]})  # fmt: skip
-    table = T._interval_columns(table, 30)
-    heat = plots.heatmap(table, index="trump_len", columns="trump_honours", value="share", count="count",
-                         thin=30, title="solo")  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "trump_len": [3, 3, 4, 4],
+            "trump_honours": [0, 1, 0, 1],
+            "count": [50, 10, 40, 40],
+            "makes": [5, 2, 20, 30],
+        }
+    )
+    table = _interval_columns(table, 30)
+    heat = plots.heatmap(
+        table,
+        index="trump_len",
+        columns="trump_honours",
+        value="share",
+        count="count",
+        thin=30,
+        title="solo",
+    )
     ax = heat.axes[0]
     texts = sorted(t.get_text() for t in ax.texts if "%" in t.get_text())
     assert texts == ["10%", "20%\N{DAGGER}", "50%", "75%"]  # the thin cell (10 hands) is marked
@@ -515,14 +606,14 @@ def test_charts_draw_a_feature_table():
 def budget_runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("budget")
     exact = T.run_tables(4, 2026, base / "exact", progress=False)
-    capped = T.run_tables(4, 2026, base / "capped", progress=False, max_nodes=300_000)
+    capped = T.run_tables(4, 2026, base / "capped", progress=False, max_question_positions=300_000)
     return base, exact, capped
 
 
 def test_budget_records_unsolved_answers(budget_runs):
     base, _, _ = budget_runs
     frame, meta = T.load_run(base / "capped")
-    assert meta["max_nodes"] == 300_000
+    assert meta["max_question_positions"] == 300_000
     lost = frame["unsolved"].str.len() > 0
     assert lost.any() and (~lost).any()
     for i in np.flatnonzero(lost.to_numpy())[:20]:
@@ -544,20 +635,49 @@ def test_budget_intervals_cover_the_exact_shares(budget_runs):
 
 def test_budget_is_part_of_the_run(budget_runs):
     base, _, _ = budget_runs
-    with pytest.raises(TableError, match="max_nodes"):
+    with pytest.raises(TableError, match="max_question_positions"):
         T.run_tables(4, 2026, base / "capped", progress=False)  # same directory, no budget
 
 
 def test_cli_table_budget(tmp_path, capsys):
     out = tmp_path / "run"
-    code, stdout, err = run_cli(["table", "--deals", "2", "--seed", "2026", "--out", str(out),
-                                 "--max-nodes", "300000", "--quiet"], capsys)  # fmt: skip
+    code, stdout, err = run_cli(
+        [
+            "table",
+            "--deals",
+            "2",
+            "--seed",
+            "2026",
+            "--out",
+            str(out),
+            "--max-question-positions",
+            "300000",
+            "--quiet",
+        ],
+        capsys,
+    )
     assert code == 0, err
     meta = json.loads((out / "metadata.json").read_text())
-    assert meta["max_nodes"] == 300_000 and "--max-nodes 300000" in meta["command"]
-    code, stdout, err = run_cli(["table", "--deals", "2", "--seed", "2026", "--out", str(tmp_path / "x"),
-                                 "--max-nodes", "0", "--quiet"], capsys)  # fmt: skip
-    assert_one_line_error(code, stdout, err, "max_nodes")
+    assert (
+        meta["max_question_positions"] == 300_000
+        and "--max-question-positions 300000" in meta["command"]
+    )
+    code, stdout, err = run_cli(
+        [
+            "table",
+            "--deals",
+            "2",
+            "--seed",
+            "2026",
+            "--out",
+            str(tmp_path / "x"),
+            "--max-question-positions",
+            "0",
+            "--quiet",
+        ],
+        capsys,
+    )
+    assert_one_line_error(code, stdout, err, "max_question_positions")
 
 
 # --- reusing another rule set's answers -------------------------------------------------------
@@ -566,10 +686,17 @@ def test_cli_table_budget(tmp_path, capsys):
 def test_reuse_takes_the_shared_answers_of_another_rule_set(budget_runs, tmp_path):
     base, _, _ = budget_runs
     fresh = T.run_tables(
-        4, 2026, tmp_path / "fresh", rules="parlett", progress=False, max_nodes=300_000
+        4, 2026, tmp_path / "fresh", rules="parlett", progress=False, max_question_positions=300_000
     )
-    reused = T.run_tables(4, 2026, tmp_path / "reused", rules="parlett", progress=False, max_nodes=300_000,
-                          reuse=base / "capped")  # fmt: skip
+    reused = T.run_tables(
+        4,
+        2026,
+        tmp_path / "reused",
+        rules="parlett",
+        progress=False,
+        max_question_positions=300_000,
+        reuse=base / "capped",
+    )
     x, y = T.load_run(tmp_path / "fresh")[0], T.load_run(tmp_path / "reused")[0]
     # answers found agree everywhere; an answer given up on in one run may be settled in the other
     # (classic chains Declared in a suit after Solo and Royal Abundance: a made 13 settles a 9)
@@ -589,13 +716,20 @@ def test_reuse_takes_the_shared_answers_of_another_rule_set(budget_runs, tmp_pat
 
 def test_reuse_refuses_another_kind_of_run(budget_runs, tmp_path):
     base, _, _ = budget_runs
-    with pytest.raises(TableError, match="max_nodes"):
+    with pytest.raises(TableError, match="max_question_positions"):
         T.run_tables(
             4, 2026, tmp_path / "a", rules="parlett", progress=False, reuse=base / "capped"
         )
     with pytest.raises(TableError, match="seed"):
-        T.run_tables(4, 7, tmp_path / "b", rules="parlett", progress=False, max_nodes=300_000,
-                     reuse=base / "capped")  # fmt: skip
+        T.run_tables(
+            4,
+            7,
+            tmp_path / "b",
+            rules="parlett",
+            progress=False,
+            max_question_positions=300_000,
+            reuse=base / "capped",
+        )
     with pytest.raises(TableError, match="manifest"):
         T.run_tables(
             4, 2026, tmp_path / "c", rules="parlett", progress=False, reuse=tmp_path / "nowhere"
@@ -609,27 +743,44 @@ def test_reuse_of_an_unfinished_run_solves_the_missing_chunks(tmp_path):
     plain = T.run_tables(
         3, 9, tmp_path / "plain", rules="parlett", chunk_size=1, play_model=Sketch(), progress=False
     )
-    run = T.run_tables(3, 9, tmp_path / "reused", rules="parlett", chunk_size=1, play_model=Sketch(),
-                       progress=False, reuse=donor)  # fmt: skip
+    run = T.run_tables(
+        3,
+        9,
+        tmp_path / "reused",
+        rules="parlett",
+        chunk_size=1,
+        play_model=Sketch(),
+        progress=False,
+        reuse=donor,
+    )
     assert_same_outputs(tmp_path / "plain", tmp_path / "reused")
     assert 0 < run.metadata["answers_reused"] and plain.metadata["answers_reused"] == 0
     frame = T.evaluate_chunk(9, 0, 1, "parlett", play_model=Sketch())[0]
-    with pytest.raises(TableError, match="deals 1..1"):
-        T.evaluate_deals(T.deals_at(9, 1, 1), T.turnup_cards(9, 1, T.deals_at(9, 1, 1)), "parlett",
-                         first_index=1, play_model=Sketch(), reuse=(frame, "classic"))  # fmt: skip
+    with pytest.raises(TableError, match=re.escape("deals 1..1")):
+        T.evaluate_deals(
+            deals_at(9, 1, 1),
+            turnup_cards(9, 1, deals_at(9, 1, 1)),
+            "parlett",
+            first_index=1,
+            play_model=Sketch(),
+            reuse=(frame, "classic"),
+        )
 
 
 def test_pooled_intervals_allow_for_hands_of_one_deal():
     rng = np.random.default_rng(5)
     n = 400
     made = rng.random(n) < 0.3
-    frame = pd.DataFrame({
-        "deal": np.repeat(np.arange(n), 4),
-        "seat": np.tile(np.array(PLAY_SEATS), n),
-        "a": 1, "b": 2,
-        "solo": pd.array(np.repeat(made, 4), dtype="boolean"),  # the 4 hands of a deal agree
-        "unsolved": "",
-    })  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "deal": np.repeat(np.arange(n), 4),
+            "seat": np.tile(np.array(PLAY_SEATS), n),
+            "a": 1,
+            "b": 2,
+            "solo": pd.array(np.repeat(made, 4), dtype="boolean"),  # the 4 hands of a deal agree
+            "unsolved": "",
+        }
+    )
     t = T.feature_table(frame, "solo", "a", "b")
     pooled = t[t.seat == "all"].iloc[0]
     seat = t[t.seat == "eldest"].iloc[0]
@@ -637,7 +788,7 @@ def test_pooled_intervals_allow_for_hands_of_one_deal():
     assert pooled["deff"] == pytest.approx(
         4.0, rel=0.01
     )  # perfectly clustered: worth n hands, not 4n
-    lo, hi = T.wilson_interval(pooled["share"], 4 * n / pooled["deff"])
+    lo, hi = wilson_interval(pooled["share"], 4 * n / pooled["deff"])
     assert (pooled["ci_low"], pooled["ci_high"]) == pytest.approx((lo, hi))
     assert pooled["ci_high"] - pooled["ci_low"] == pytest.approx(
         seat["ci_high"] - seat["ci_low"], rel=0.02
@@ -651,7 +802,7 @@ def test_pooled_intervals_allow_for_hands_of_one_deal():
 def test_make_odds_tables_script_reuses_classic_for_parlett(tmp_path):
     import importlib.util
 
-    path = Path(__file__).resolve().parent.parent / "scripts" / "make_odds_tables.py"
+    path = Path(__file__).resolve().parent.parent / "tools" / "make_odds_tables.py"
     spec = importlib.util.spec_from_file_location("make_odds_tables", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
@@ -662,7 +813,7 @@ def test_make_odds_tables_script_reuses_classic_for_parlett(tmp_path):
         "2026",
         "--chunk-size",
         "1",
-        "--max-nodes",
+        "--max-question-positions",
         "300000",
         "--quiet",
     ]

@@ -38,13 +38,16 @@ class LazyGroup(click.Group):
         self._lazy = lazy
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, the lazy ones included."""
         return sorted(set(super().list_commands(ctx)) | set(self._lazy))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command named ``cmd_name``, importing its module on first use."""
         if cmd_name in self._lazy:
             module_name, attr = self._lazy[cmd_name].split(":")
             module = importlib.import_module(f".{module_name}", __name__)
-            return getattr(module, attr)
+            command: click.Command = getattr(module, attr)
+            return command
         return super().get_command(ctx, cmd_name)
 
 

@@ -7,6 +7,12 @@ import sys
 
 import click
 
+#: said once, on a terminal, before a run that compiles the kernels
+COMPILE_NOTICE = (
+    "solo-analysis: compiling the solver on first use (cached for later runs); "
+    "this can take a minute"
+)
+
 
 def stderr_is_terminal() -> bool:
     """Whether stderr is an interactive terminal (progress and notices are shown only then)."""
@@ -17,20 +23,23 @@ def stderr_is_terminal() -> bool:
 
 
 def needs_compiling(*kernels: str) -> bool:
-    """True if a numba kernel named here (``"_solver.solve_many"``, ...) has no on-disk cache yet.
+    """True if a numba kernel named here (``"solver.solve_many"``, ...) has no on-disk cache yet.
 
-    Looks for the cache index files numba writes next to the kernels (``cache=True``).  Any
-    surprise (numba internals changed, a kernel renamed) answers False: the notice is optional.
+    A name is ``"solver.KERNEL"`` (a kernel of :mod:`solo_analysis.solver._kernels`) or
+    ``"sampler.KERNEL"`` (of :mod:`solo_analysis.sampler._kernel`).  Looks for the cache index
+    files numba writes next to the kernels (``cache=True``).  Any surprise (numba internals
+    changed, a kernel renamed) answers False: the notice is optional.
     """
     try:
-        from .. import _sampler, _solver
+        from ..sampler import _kernel as sampler_kernels
+        from ..solver import _kernels as solver_kernels
 
-        modules = {"_solver": _solver, "_sampler": _sampler}
+        modules = {"solver": solver_kernels, "sampler": sampler_kernels}
         paths = []
         for name in kernels:
             module, attr = name.split(".")
             paths.append(getattr(modules[module], attr)._cache._cache_file._index_path)
-    except Exception:  # noqa: BLE001
+    except Exception:  # the notice is optional: any surprise answers False
         return False
     return not all(os.path.exists(p) for p in paths)
 
@@ -38,8 +47,7 @@ def needs_compiling(*kernels: str) -> bool:
 def compile_notice(*kernels: str) -> None:
     """On a terminal, say once that this first run compiles the kernels it is about to use."""
     if stderr_is_terminal() and needs_compiling(*kernels):
-        click.echo("solo-analysis: compiling the solver on first use (cached for later runs); "
-                   "this can take a minute", err=True)  # fmt: skip
+        click.echo(COMPILE_NOTICE, err=True)
 
 
-__all__ = ["stderr_is_terminal", "needs_compiling", "compile_notice"]
+__all__ = ["COMPILE_NOTICE", "compile_notice", "needs_compiling", "stderr_is_terminal"]

@@ -14,99 +14,8 @@ from typing import Any, TextIO
 
 import click
 
-from ._console import needs_compiling, stderr_is_terminal
-
-from ..cards import SUIT_SYMBOLS, SUITS, card_str
-
-
-def _units(v: float) -> str:
-    text = f"{v:+.1f}"
-    return "0.0" if text in ("+0.0", "-0.0") else text
-
-
-def _pct(p: float) -> str:
-    return f"{100 * p:.0f}%"
-
-
-def _trump(trump: str) -> str:
-    return trump if trump == "NT" else SUIT_SYMBOLS[SUITS.index(trump)]
-
-
-def _hand_text(hand: Any) -> str:
-    parts = str(hand).split(".")
-    return "  ".join(f"{SUIT_SYMBOLS[i]} {part or '-'}" for i, part in enumerate(parts))
-
-
-def _table_text(advice: Any) -> str:
-    from .rules_cmd import _table
-
-    turnup = "none" if advice.turnup is None else card_str(advice.turnup, symbols=True)
-    lines = [
-        f"hand: {_hand_text(advice.hand)}",
-        f"seat: {advice.seat}   turn-up: {turnup}   rules: {advice.rules.name}"
-        + (f"   over: {advice.over}" if advice.over else ""),
-        f"deals: {advice.samples} (seed {advice.seed})"
-        + (
-            ""
-            if advice.tolerance is None
-            else f"; each contract stops once its intervals are within ±{100 * advice.tolerance:g}%"
-        )
-        + (
-            ""
-            if advice.converged
-            else f"; the time limit came first (--seed {advice.seed} --max-samples {advice.samples} repeats this run)"
-            if advice.stopped == "max_seconds"
-            else f"; the cap of {advice.max_positions:,} search positions came first (--max-positions 0: no cap)"
-            if advice.stopped == "max_positions"
-            else "; the cap came first"
-            if not advice.unresolved
-            else "; not all are (the cap, or the deals not solved)"
-        )
-        + (
-            f"; {advice.unresolved} not solved within {advice.max_nodes:,} positions per question"
-            " (intervals cover both outcomes)"
-            if advice.unresolved
-            else ""
-        ),
-        "",
-    ]
-    best_row = None if advice.recommended is None else int(advice.recommended["row"])
-    header = [
-        "",
-        "contract",
-        "trump",
-        "partner",
-        "deals",
-        "makes",
-        "95% interval",
-        "units",
-        "95% interval",
-    ]
-    rows = []
-    for rec in advice.table.to_dict("records"):
-        name = rec["title"] + ("" if rec["choice"] == "fixed" else f" ({rec['choice']})")
-        mark = ">" if rec["row"] == best_row else ("x" if not rec["allowed"] else "")
-        rows.append(
-            [
-                mark,
-                name,
-                _trump(rec["trump"]),
-                rec["partner"] or "",
-                str(int(rec["samples"]) + int(rec["unresolved"])),
-                _pct(rec["p_make"]),
-                f"{_pct(rec['ci_low'])}-{_pct(rec['ci_high'])}",
-                _units(rec["ev_units"]),
-                f"{_units(rec['ev_low'])} .. {_units(rec['ev_high'])}",
-            ]
-        )
-    lines.append(_table(header, rows, right={4, 5, 6, 7}))
-    lines.append("")
-    lines.append(advice.summary())
-    if advice.over:
-        lines.append(f"x: not above the bid so far ({advice.over})")
-    lines.append(f"note: {advice.play_note}")
-    return "\n".join(lines)
-
+from ..report.text import advice_text
+from ._console import COMPILE_NOTICE, needs_compiling, stderr_is_terminal
 
 # --- progress on stderr -----------------------------------------------------------------------
 
@@ -121,11 +30,11 @@ def _stderr_is_terminal() -> bool:
 
 def _needs_compiling() -> bool:
     """True if the kernels ``advise`` uses have no numba cache yet, so this run compiles them."""
-    return needs_compiling("_solver.solve_many", "_sampler.deal_batch")
+    return needs_compiling("solver.solve_many", "sampler.deal_batch")
 
 
 class ProgressLine:
-    """A one-line progress report rewritten in place (``\\r``) on a terminal stream.
+    r"""A one-line progress report rewritten in place (``\\r``) on a terminal stream.
 
     Call it as ``line(done, planned)`` (the ``progress`` callback of :func:`advise`); call
     :meth:`close` at the end to erase the line.  Nothing is written during the first
@@ -165,9 +74,11 @@ class ProgressLine:
             )
             return f"solving: {done} deals (at most {planned}{cap}{tol})  {seconds:.0f} s"
         filled = int(20 * done / planned) if planned else 20
-        return f"solving: [{'#' * filled}{'.' * (20 - filled)}] {done}/{planned} deals  {seconds:.0f} s"
+        bar = "#" * filled + "." * (20 - filled)
+        return f"solving: [{bar}] {done}/{planned} deals  {seconds:.0f} s"
 
     def __call__(self, done: int, planned: int) -> None:
+        """Rewrite the line for ``done`` of ``planned`` deals (after the first ``delay`` s)."""
         if self.clock() - self.start < self.delay:
             return
         line = self.text(done, planned)
@@ -186,7 +97,7 @@ class ProgressLine:
 
 def _check_plot_path(path: str) -> None:
     """Fail before any work if the chart cannot be written there (extension, folder)."""
-    from ..plots import figure_format
+    from ..report.style import figure_format
 
     figure_format(path)  # PlotError for anything but .png / .svg
     folder = os.path.dirname(os.path.abspath(path))
@@ -195,7 +106,8 @@ def _check_plot_path(path: str) -> None:
 
 
 def _write_plot(advice: Any, path: str) -> None:
-    from ..plots import advice_chart, save_figure
+    from ..report.charts import advice_chart
+    from ..report.style import save_figure
 
     try:
         save_figure(advice_chart(advice), path)
@@ -205,7 +117,7 @@ def _write_plot(advice: Any, path: str) -> None:
 
 #: --format choice -> Advice -> text
 FORMATTERS: dict[str, Callable[[Any], str]] = {
-    "table": _table_text,
+    "table": advice_text,
     "json": lambda advice: advice.to_json(),
     "csv": lambda advice: advice.to_csv().rstrip("\n"),
 }
@@ -262,7 +174,7 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 )
 @click.option("--exact", is_flag=True, default=False, help="Count tricks on every row (slower).")
 @click.option(
-    "--max-nodes",
+    "--max-question-positions",
     type=int,
     default=None,
     metavar="N",
@@ -310,7 +222,7 @@ def advise(
     over: str | None,
     contracts: str | None,
     exact: bool,
-    max_nodes: int | None,
+    max_question_positions: int | None,
     control_variates: bool,
     fmt: str,
     plot_path: str | None,
@@ -318,13 +230,18 @@ def advise(
 ) -> None:
     """Evaluate every contract for HAND (e.g. AKJ94.K83.Q72.65) and recommend a bid."""
     from ..advice import (
-        DEFAULT_MAX_NODES, DEFAULT_MAX_POSITIONS, DEFAULT_MAX_SAMPLES, DEFAULT_TOLERANCE, advise as run_advise,
-    )  # fmt: skip
+        DEFAULT_MAX_POSITIONS,
+        DEFAULT_MAX_QUESTION_POSITIONS,
+        DEFAULT_MAX_SAMPLES,
+        DEFAULT_TOLERANCE,
+    )
+    from ..advice import advise as run_advise
 
     adaptive = (tolerance, max_samples, max_seconds, max_positions)
     if samples is not None and any(x is not None for x in adaptive):
         raise click.UsageError(
-            "give either --samples or --tolerance/--max-samples/--max-seconds/--max-positions, not both"
+            "give either --samples or --tolerance/--max-samples/--max-seconds/--max-positions, "
+            "not both"
         )
     if max_positions is not None and max_positions < 0:
         raise click.UsageError(
@@ -335,20 +252,25 @@ def advise(
         raise click.UsageError(f"--max-seconds must be a positive number, got {max_seconds:g}")
     if plot_path is not None:
         _check_plot_path(plot_path)
-    if max_nodes is not None and max_nodes < 0:
+    if max_question_positions is not None and max_question_positions < 0:
         raise click.UsageError(
-            f"--max-nodes must be 0 (no limit) or a positive number, got {max_nodes}"
+            "--max-question-positions must be 0 (no limit) or a positive number, "
+            f"got {max_question_positions}"
         )
-    budget = DEFAULT_MAX_NODES if max_nodes is None else (max_nodes or None)
+    question_cap: int | None = DEFAULT_MAX_QUESTION_POSITIONS
+    if max_question_positions is not None:
+        question_cap = max_question_positions or None
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
     line = None
     if not quiet and _stderr_is_terminal():
         if _needs_compiling():
-            click.echo("solo-analysis: compiling the solver on first use (cached for later runs); "
-                       "this can take a minute", err=True)  # fmt: skip
-        line = ProgressLine(sys.stderr, adaptive=samples is None,
-                            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
-                            max_positions=positions_cap)  # fmt: skip
+            click.echo(COMPILE_NOTICE, err=True)
+        line = ProgressLine(
+            sys.stderr,
+            adaptive=samples is None,
+            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+            max_positions=positions_cap,
+        )
     try:
         advice = run_advise(
             hand,
@@ -361,7 +283,7 @@ def advise(
             tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
             max_samples=DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
             exact=True if exact else None,
-            max_nodes=budget,
+            max_question_positions=question_cap,
             control_variates=control_variates,
             max_seconds=max_seconds,
             max_positions=positions_cap,
@@ -380,4 +302,4 @@ def advise(
     click.echo(FORMATTERS[fmt](advice))
 
 
-__all__ = ["advise", "FORMATTERS", "ProgressLine"]
+__all__ = ["FORMATTERS", "ProgressLine", "advise"]

@@ -7,7 +7,9 @@ from typing import Any
 
 import click
 
-from ..rules import PRESETS, SEATS, Contract, RuleSet, load_rules, parse_seat
+from ..cards import SEATS, parse_seat, seat_str
+from ..report.text import text_table
+from ..rules import PRESETS, Contract, RuleSet, load_rules
 
 _FORMAT = click.Choice(["table", "json"], case_sensitive=False)
 
@@ -22,22 +24,6 @@ def _number(value: float) -> str:
 def _signed(value: float) -> str:
     text = _number(value)
     return text if text.startswith("-") or text == "0" else f"+{text}"
-
-
-def _table(
-    header: list[str], rows: list[list[str]], right: frozenset[int] | set[int] = frozenset()
-) -> str:
-    """Plain-text table with aligned columns (columns in ``right`` right-aligned)."""
-    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
-
-    def line(cells: list[str]) -> str:
-        out = [
-            str(cell).rjust(width) if i in right else str(cell).ljust(width)
-            for i, (cell, width) in enumerate(zip(cells, widths))
-        ]
-        return "  ".join(out).rstrip()
-
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
 def _tricks_text(contract: Contract) -> str:
@@ -112,7 +98,7 @@ def rules(name: str | None, fmt: str) -> None:
             [key + (" (default)" if i == 0 else ""), r.source, r.description]
             for i, (key, r) in enumerate(PRESETS.items())
         ]
-        click.echo(_table(["preset", "source", "description"], rows))
+        click.echo(text_table(["preset", "source", "description"], rows))
         return
     ruleset = load_rules(name)
     if fmt == "json":
@@ -143,7 +129,7 @@ def rules(name: str | None, fmt: str) -> None:
     ]
     click.echo("\n".join(_options_lines(ruleset)))
     click.echo()
-    click.echo(_table(header, rows, right={0, 6, 7}))
+    click.echo(text_table(header, rows, right={0, 6, 7}))
 
 
 @click.command("score")
@@ -155,7 +141,12 @@ def rules(name: str | None, fmt: str) -> None:
     required=True,
     help="Tricks taken by the declarer side (both partners in prop), 0..13.",
 )
-@click.option("--declarer", "-d", required=True, help="Declarer's seat: N, E, S or W.")
+@click.option(
+    "--declarer",
+    "-d",
+    required=True,
+    help="Declarer's seat: N, E, S or W, or eldest, second, third, dealer.",
+)
 @click.option("--partner", "-p", default=None, help="The accepter's (Cop's) seat, for prop only.")
 @click.option(
     "--rules",
@@ -177,21 +168,20 @@ def score(
     if fmt == "json":
         click.echo(json.dumps(result))
         return
-    side = {parse_seat(declarer)} | ({parse_seat(partner)} if partner is not None else set())
+    declarer_seat = seat_str(parse_seat(declarer))
+    side = {declarer_seat} | ({seat_str(parse_seat(partner))} if partner is not None else set())
     made = ruleset.is_made(c, tricks)
     need = f"at most {c.target}" if c.misere else f"{c.target}"
     click.echo(
-        f"{c.title} ({ruleset.name}): {tricks} tricks, needs {need}: "
+        f"{c.title} ({ruleset.name}): {tricks} trick{'' if tricks == 1 else 's'}, needs {need}: "
         f"{'made' if made else 'defeated'}"
     )
     rows = [
         [
             seat,
-            ("declarer" if seat == parse_seat(declarer) else "partner")
-            if seat in side
-            else "defender",
+            ("declarer" if seat == declarer_seat else "partner") if seat in side else "defender",
             _signed(result[seat]),
         ]
         for seat in SEATS
     ]
-    click.echo(_table(["seat", "role", "units"], rows, right={2}))
+    click.echo(text_table(["seat", "role", "units"], rows, right={2}))

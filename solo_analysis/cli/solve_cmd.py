@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..cards import SUIT_SYMBOLS, Deal, card_str, parse_seat, parse_trump, seat_str, trump_str
+from ..cards import card_str, seat_str, trump_symbol
+from ..deal import Deal
 from ..errors import SeatError
+from ..report.text import deal_diagram, text_table
+from ._console import compile_notice
+
+if TYPE_CHECKING:
+    from ..solver import Question
 
 _FORMAT = click.Choice(["table", "json"], case_sensitive=False)
 _DEAL_FORMAT = click.Choice(["pbn", "json"], case_sensitive=False)
@@ -61,71 +67,38 @@ def _question_options(func: Any) -> Any:
     return func
 
 
-class _Question:
-    """A parsed question about one deal: everything validated before the solver runs."""
+def _parse(
+    pbn: str, trump: str, leader: str, declarers: str, misere: bool
+) -> tuple[Deal, Question]:
+    """The deal and the question, validated before the solver runs."""
+    from ..solver import Question
 
-    def __init__(self, pbn: str, trump: str, leader: str, declarers: str, misere: bool) -> None:
-        from ..solver import parse_declarers
-
-        self.deal = Deal.from_pbn(pbn)
-        self.trump = parse_trump(trump)
-        self.leader = parse_seat(leader)
-        self.seats = parse_declarers(declarers)
-        self.misere = misere
-        if misere and len(self.seats) != 1:
-            raise SeatError(f"misère has exactly one declarer, got {declarers!r}")
-        if len(self.seats) > 2:
-            raise SeatError(
-                f"invalid declarer side {declarers!r}: expected one or two seats such as N, NS, NE"
-            )
-
-    @property
-    def kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for :func:`~solo_analysis.solver.solve` / ``solve_leads``."""
-        return {
-            "trump": self.trump,
-            "leader": self.leader,
-            "declarers": self.seats,
-            "misere": self.misere,
-        }
-
-    @property
-    def side(self) -> str:
-        """The declarer side as text: ``"N"`` or ``"N+S"``."""
-        return "+".join(seat_str(s) for s in self.seats)
-
-    @property
-    def trump_text(self) -> str:
-        """The trump as shown: a suit symbol, or ``NT``."""
-        text = trump_str(self.trump)
-        return text if text == "NT" else SUIT_SYMBOLS[self.trump]
-
-    def header(self) -> str:
-        """One line describing the question (contract, trump, leader)."""
-        who = f"Misère by {self.side}" if self.misere else f"Declarers {self.side}"
-        return f"{who}, trump {self.trump_text}, {seat_str(self.leader)} leads ({self.deal.n_cards} cards each)"
+    deal = Deal.from_pbn(pbn)
+    question = Question(trump, leader, declarers, misere)
+    if len(question.declarers) > 2:
+        raise SeatError(
+            f"invalid declarer side {declarers!r}: expected one or two seats such as N, NS, NE"
+        )
+    return deal, question
 
 
-# --- text layout ------------------------------------------------------------------------
+def _side(q: Question) -> str:
+    """The declarer side as text: ``"N"`` or ``"N+S"``."""
+    return "+".join(seat_str(s) for s in q.declarers)
 
 
-def _hand_lines(hand: Any) -> list[str]:
-    """Four lines, one per suit, ``"♠ AKQ"`` (a void as ``-``)."""
-    parts = str(hand).split(".")
-    return [f"{SUIT_SYMBOLS[i]} {part or '-'}" for i, part in enumerate(parts)]
+def _header(deal: Deal, q: Question) -> str:
+    """One line describing the question (contract, trump, leader)."""
+    who = f"Misère by {_side(q)}" if q.misere else f"Declarers {_side(q)}"
+    return (
+        f"{who}, trump {trump_symbol(q.trump)}, {seat_str(q.leader)} leads "
+        f"({deal.n_cards} cards each)"
+    )
 
 
-def deal_diagram(deal: Deal) -> str:
-    """The deal laid out as a compass diagram: N on top, W and E in the middle, S below."""
-    hands = [_hand_lines(h) for h in deal]
-    west_width = max(len(line) for line in hands[3] + ["W"])
-    indent = " " * (west_width + 4)
-    lines = [indent + "N"] + [indent + line for line in hands[0]]
-    lines.append("W".ljust(west_width + 4) + indent + "E")
-    for w, e in zip(hands[3], hands[1]):
-        lines.append(w.ljust(west_width + 4) + indent + e)
-    lines += [indent + "S"] + [indent + line for line in hands[2]]
-    return "\n".join(line.rstrip() for line in lines)
+def _kwargs(q: Question) -> dict[str, Any]:
+    """The question as keyword arguments of :func:`~solo_analysis.solver.solve`."""
+    return {"trump": q.trump, "leader": q.leader, "declarers": q.declarers, "misere": q.misere}
 
 
 def _tricks(n: int) -> str:
@@ -135,18 +108,18 @@ def _tricks(n: int) -> str:
 # --- solve ------------------------------------------------------------------------------
 
 
-def solve_answer(q: _Question, result: int | bool, target: int | None) -> str:
+def solve_answer(q: Question, result: int | bool, target: int | None) -> str:
     """The answer as one sentence, e.g. ``"N+S take 9 tricks in ♥ with E leading"``."""
     leading = f"{seat_str(q.leader)} leading"
     if target is None:
         if q.misere:
-            return f"Misère by {q.side}: declarer takes {_tricks(int(result))} with {leading}"
-        verb = "takes" if len(q.seats) == 1 else "take"
-        return f"{q.side} {verb} {_tricks(int(result))} in {q.trump_text} with {leading}"
+            return f"Misère by {_side(q)}: declarer takes {_tricks(int(result))} with {leading}"
+        verb = "takes" if len(q.declarers) == 1 else "take"
+        return f"{_side(q)} {verb} {_tricks(int(result))} in {trump_symbol(q.trump)} with {leading}"
     yes = "yes" if result else "no"
     if q.misere:
-        return f"Misère by {q.side}: declarer can hold to at most {_tricks(target)}: {yes}"
-    return f"{q.side} can make {target}: {yes}"
+        return f"Misère by {_side(q)}: declarer can hold to at most {_tricks(target)}: {yes}"
+    return f"{_side(q)} can make {target}: {yes}"
 
 
 @click.command("solve")
@@ -169,25 +142,24 @@ def solve(
     Endings are allowed: every hand must hold the same number of cards.
     """
     from ..solver import solve as run_solve
-    from ._console import compile_notice
 
-    q = _Question(pbn, trump, leader, declarers, misere)
-    compile_notice("_solver.solve_position")
-    result = run_solve(q.deal, target=target, **q.kwargs)
+    the_deal, q = _parse(pbn, trump, leader, declarers, misere)
+    compile_notice("solver.solve_position")
+    result = run_solve(the_deal, **_kwargs(q), target=target)
     if fmt.lower() == "json":
         doc = {"tricks": int(result)} if target is None else {"makes": bool(result)}
         click.echo(json.dumps(doc))
         return
-    click.echo(deal_diagram(q.deal))
+    click.echo(deal_diagram(the_deal))
     click.echo()
-    click.echo(q.header())
+    click.echo(_header(the_deal, q))
     click.echo(solve_answer(q, result, target))
 
 
 # --- leads ------------------------------------------------------------------------------
 
 
-def best_leads(q: _Question, leads: dict[int, int]) -> set[int]:
+def best_leads(q: Question, leads: dict[int, int]) -> set[int]:
     """The cards best for the leader's side.
 
     The declarer side maximises its tricks and the defence minimises them; in misère
@@ -195,7 +167,7 @@ def best_leads(q: _Question, leads: dict[int, int]) -> set[int]:
     """
     if not leads:
         return set()
-    maximise = (q.leader in q.seats) != q.misere
+    maximise = (q.leader in q.declarers) != q.misere
     best = max(leads.values()) if maximise else min(leads.values())
     return {card for card, tricks in leads.items() if tricks == best}
 
@@ -209,11 +181,10 @@ def best_leads(q: _Question, leads: dict[int, int]) -> set[int]:
 def leads(pbn: str, trump: str, leader: str, declarers: str, misere: bool, fmt: str) -> None:
     """The double-dummy result of every opening lead from the leader's hand in PBN."""
     from ..solver import solve_leads
-    from ._console import compile_notice
 
-    q = _Question(pbn, trump, leader, declarers, misere)
-    compile_notice("_solver.solve_after_lead")
-    result = solve_leads(q.deal, **q.kwargs)
+    the_deal, q = _parse(pbn, trump, leader, declarers, misere)
+    compile_notice("solver.solve_after_lead")
+    result = solve_leads(the_deal, **_kwargs(q))
     best = best_leads(q, result)
     if fmt.lower() == "json":
         doc = {
@@ -225,19 +196,17 @@ def leads(pbn: str, trump: str, leader: str, declarers: str, misere: bool, fmt: 
         }
         click.echo(json.dumps(doc))
         return
-    from .rules_cmd import _table
-
-    role = "declarer" if q.leader in q.seats else "defender"
-    aim = "fewest" if (q.leader in q.seats) == q.misere else "most"
-    click.echo(deal_diagram(q.deal))
+    role = "declarer" if q.leader in q.declarers else "defender"
+    aim = "fewest" if (q.leader in q.declarers) == q.misere else "most"
+    click.echo(deal_diagram(the_deal))
     click.echo()
-    click.echo(q.header())
+    click.echo(_header(the_deal, q))
     rows = [
         ["*" if card in best else "", card_str(card, symbols=True), str(tricks)]
         for card, tricks in result.items()
     ]
-    click.echo(_table(["best", "lead", f"{q.side} tricks"], rows, right={2}))
-    click.echo(f"* best for {seat_str(q.leader)} ({role}): {aim} tricks for {q.side}")
+    click.echo(text_table(["best", "lead", f"{_side(q)} tricks"], rows, right={2}))
+    click.echo(f"* best for {seat_str(q.leader)} ({role}): {aim} tricks for {_side(q)}")
 
 
 # --- deal -------------------------------------------------------------------------------
@@ -274,4 +243,4 @@ def deal(seed: int | None, count: int, fmt: str) -> None:
         click.echo(text)
 
 
-__all__ = ["solve", "leads", "deal", "deal_diagram", "best_leads", "solve_answer"]
+__all__ = ["best_leads", "deal", "leads", "solve", "solve_answer"]

@@ -32,7 +32,7 @@ import click
     "--threads", type=int, default=None, help="numba threads without --scheduler (default: all)."
 )
 @click.option(
-    "--max-nodes",
+    "--max-question-positions",
     type=int,
     default=None,
     metavar="N",
@@ -43,7 +43,7 @@ import click
     "--reuse",
     default=None,
     metavar="DIR",
-    help="Run directory of another rule set (same seed, chunk size and --max-nodes): "
+    help="Run directory of another rule set (same seed, chunk size and --max-question-positions): "
     "questions both rule sets ask take its answers instead of being solved again.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
@@ -56,7 +56,7 @@ def table(
     scheduler: str | None,
     chunk_size: int | None,
     threads: int | None,
-    max_nodes: int | None,
+    max_question_positions: int | None,
     reuse: str | None,
     quiet: bool,
 ) -> None:
@@ -64,17 +64,33 @@ def table(
     from ..tables import DEFAULT_CHUNK_SIZE, run_tables
 
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
-    parts = ["solo-analysis", "table", "--deals", str(deals), "--seed", str(seed), "--out", out,
-             "--rules", rules_spec]  # fmt: skip
-    for flag, value in (("--contracts", contracts), ("--scheduler", scheduler), ("--chunk-size", chunk_size),
-                        ("--threads", threads), ("--max-nodes", max_nodes), ("--reuse", reuse)):  # fmt: skip
+    parts = [
+        "solo-analysis",
+        "table",
+        "--deals",
+        str(deals),
+        "--seed",
+        str(seed),
+        "--out",
+        out,
+        "--rules",
+        rules_spec,
+    ]
+    for flag, value in (
+        ("--contracts", contracts),
+        ("--scheduler", scheduler),
+        ("--chunk-size", chunk_size),
+        ("--threads", threads),
+        ("--max-question-positions", max_question_positions),
+        ("--reuse", reuse),
+    ):
         if value is not None:
             parts += [flag, str(value)]
     command = " ".join(shlex.quote(p) for p in parts)
     if not quiet:
         from ._console import compile_notice
 
-        compile_notice("_solver.solve_many", "_sampler.deal_batch")
+        compile_notice("solver.solve_many", "sampler.deal_batch")
     run = run_tables(
         deals,
         seed,
@@ -86,7 +102,7 @@ def table(
         threads=threads,
         progress=not quiet,
         command=command,
-        max_nodes=max_nodes,
+        max_question_positions=max_question_positions,
         reuse=reuse,
     )
     speed = "" if run.throughput is None else f", {run.throughput:.3g} deals/s"
@@ -97,7 +113,8 @@ def table(
     if reuse is not None:
         click.echo(f"reused {run.metadata['answers_reused']:,} answers from {reuse}")
     click.echo(
-        f"tables: contract_frequency.csv, {len(run.features)} feature tables, deals.parquet, metadata.json"
+        f"tables: contract_frequency.csv, {len(run.features)} feature tables, "
+        "deals.parquet, metadata.json"
     )
 
 

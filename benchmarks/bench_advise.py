@@ -1,0 +1,245 @@
+"""Benchmark of the Monte Carlo advice: sampling speed and wall time of a full ``advise``.
+
+Prints a table:
+
+* deals sampled per second by :class:`~solo_analysis.sampler.DealSampler` alone;
+* for a few typical hands, the wall time of ``advise`` at its defaults (tolerance, cap on
+  deals, cap on search positions; ``--max-samples`` / ``--max-positions`` change the caps):
+  *cold* = the first call in a fresh Python process (imports, numba cache load or compilation
+  included), *warm* = a second call in the same process with another seed; with the deals
+  used, the positions searched (millions), why sampling stopped and the widest half-width of a
+  ``p_make`` interval (points).
+
+Each hand runs in its own subprocess with a time limit (``--timeout``), so one slow hand cannot
+stall the benchmark; a run that hits the limit is reported as such.
+
+Usage::
+
+    python benchmarks/bench_advise.py                      # the library's defaults
+    python benchmarks/bench_advise.py --max-positions 0    # no cap on work: to the tolerance
+    python benchmarks/bench_advise.py --random 16          # and 16 random hands (seats in turn)
+    python benchmarks/bench_advise.py --contracts solo,abundance --timeout 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# (label, hand, seat, turn-up)
+HANDS: list[tuple[str, str, str, str]] = [
+    ("thirteen spades", "AKQJT98765432...", "second", "2H"),
+    ("strong abundance", "AKQJT9.AK.AK2.32", "eldest", "7H"),
+    ("misere shape", "5432.5432.432.32", "third", "KH"),
+    ("average", "AKJ94.K83.Q72.65", "second", "7S"),
+]
+
+_CHILD = r"""
+import json, sys, time
+args = json.loads(sys.argv[1])
+hand, seat, turnup, max_samples, contracts, max_question_positions, max_positions, root = args
+sys.path.insert(0, root)  # the package this script imported, not the working directory's
+t0 = time.perf_counter()
+from solo_analysis.advice import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_QUESTION_POSITIONS, advise
+if max_question_positions is None:
+    max_question_positions = DEFAULT_MAX_QUESTION_POSITIONS
+else:
+    max_question_positions = max_question_positions or None
+max_positions = DEFAULT_MAX_POSITIONS if max_positions is None else (max_positions or None)
+kw = dict(
+    max_samples=max_samples,
+    contracts=contracts,
+    max_question_positions=max_question_positions,
+    max_positions=max_positions,
+)
+t1 = time.perf_counter()
+a = advise(hand, seat=seat, turnup=turnup, seed=1, **kw)
+t2 = time.perf_counter()
+fixed = a.table[a.table["choice"] == "fixed"]
+widest = float(((fixed["ci_high"] - fixed["ci_low"]) / 2).max())
+print(json.dumps({"cold": t2 - t1, "import": t1 - t0, "samples": a.samples,
+                  "unresolved": a.unresolved, "converged": a.converged,
+                  "advice": a.summary(), "positions": a.positions,
+                  "stopped": a.stopped, "widest": widest}), flush=True)
+t3 = time.perf_counter()
+b = advise(hand, seat=seat, turnup=turnup, seed=2, **kw)
+t4 = time.perf_counter()
+print(json.dumps({"warm": t4 - t3, "warm_samples": b.samples}), flush=True)
+"""
+
+
+def sampler_rate(n: int = 200_000) -> float:
+    from solo_analysis.sampler import DealSampler
+
+    sampler = DealSampler("AKJ94.K83.Q72.65", seat="second", turnup="7S", seed=1)
+    sampler.draw(1000)  # load / compile the kernel
+    t = time.perf_counter()
+    sampler.draw(n)
+    return n / (time.perf_counter() - t)
+
+
+def run_hand(
+    hand: str,
+    seat: str,
+    turnup: str,
+    max_samples: int,
+    contracts,
+    timeout: float,
+    max_question_positions: int | None = None,
+    max_positions: int | None = None,
+) -> dict:
+    import solo_analysis
+
+    root = str(Path(solo_analysis.__file__).resolve().parents[1])
+    payload = json.dumps(
+        [hand, seat, turnup, max_samples, contracts, max_question_positions, max_positions, root]
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, payload],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        result = {"timeout": True}
+    else:
+        result = {"timeout": False}
+        if proc.returncode != 0:
+            result["error"] = (err.strip().splitlines() or ["?"])[-1]
+    for line in out.splitlines():
+        result.update(json.loads(line))
+    return result
+
+
+def random_hands(n: int, seed: int) -> list[tuple[str, str, str, str]]:
+    """Return ``n`` random (label, hand, seat, turn-up) tuples for the benchmark.
+
+    Seats go eldest, second, third, dealer in turn; the turn-up is the dealer's first card (the
+    player's own when he deals).
+    """
+    import numpy as np
+
+    from solo_analysis.cards import card_str
+    from solo_analysis.hand import Hand
+
+    rng = np.random.default_rng(seed)
+    seats = ("eldest", "second", "third", "dealer")
+    out = []
+    for k in range(n):
+        cards = rng.permutation(52)
+        seat = seats[k % 4]
+        turnup = int(cards[0] if seat == "dealer" else cards[13])
+        out.append((f"random {k + 1}", str(Hand(cards[:13].tolist())), seat, card_str(turnup)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    from solo_analysis.advice import DEFAULT_MAX_SAMPLES
+
+    parser.add_argument(
+        "--max-samples",
+        type=int,
+        default=DEFAULT_MAX_SAMPLES,
+        help=f"cap on deals per advise (default {DEFAULT_MAX_SAMPLES}, the library's)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=300.0, help="seconds per hand (cold + warm)"
+    )
+    parser.add_argument(
+        "--contracts", default=None, help="comma-separated contracts (default: all)"
+    )
+    parser.add_argument(
+        "--hands", type=int, default=len(HANDS), help="how many of the typical hands"
+    )
+    parser.add_argument(
+        "--max-question-positions",
+        type=int,
+        default=None,
+        help="solver positions per question (default: the library's; 0: no limit)",
+    )
+    parser.add_argument(
+        "--max-positions",
+        type=int,
+        default=None,
+        help="solver positions per advise (default: the library's; 0: no cap)",
+    )
+    parser.add_argument(
+        "--random",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N random hands (seats in turn; the labels give the hands below)",
+    )
+    parser.add_argument(
+        "--random-seed", type=int, default=7, help="seed of the random hands (default 7)"
+    )
+    args = parser.parse_args(argv)
+    contracts = None if args.contracts is None else args.contracts.split(",")
+
+    rate = sampler_rate()
+    print(f"sampler: {rate:,.0f} deals/s (no constraints)")
+    mqp = args.max_question_positions
+    mqp_text = "default" if mqp is None else mqp or "none"
+    mp_text = "default" if args.max_positions is None else args.max_positions or "none"
+    print(
+        f"advise: default tolerance, max_samples={args.max_samples}, "
+        f"contracts={args.contracts or 'all'}, "
+        f"max_question_positions={mqp_text}, "
+        f"max_positions={mp_text}, "
+        f"timeout {args.timeout:g} s per hand"
+    )
+    extra = random_hands(args.random, args.random_seed)
+    for label, hand, seat, turnup in extra:
+        print(f"{label}: {hand} ({seat}, turn-up {turnup})")
+    header = (
+        f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'Mpos':>6} "
+        f"{'stopped':<13} {'+-pts':>5} {'cold s':>8} {'warm s':>8}  advice (seed 1)"
+    )
+    print(header)
+    print("-" * len(header))
+    warms: list[float] = []
+    for label, hand, seat, turnup in HANDS[: args.hands] + extra:
+        r = run_hand(
+            hand,
+            seat,
+            turnup,
+            args.max_samples,
+            contracts,
+            args.timeout,
+            args.max_question_positions,
+            args.max_positions,
+        )
+        cold = f"{r['cold']:.2f}" if "cold" in r else ("timeout" if r["timeout"] else "error")
+        warm = f"{r['warm']:.2f}" if "warm" in r else ("timeout" if r["timeout"] else "-")
+        deals = str(r.get("samples", "-"))
+        unsolved = str(r.get("unresolved", "-"))
+        note = r.get("advice", r.get("error", ""))
+        mpos = f"{r['positions'] / 1e6:.1f}" if r.get("positions") is not None else "-"
+        widest = f"{100 * r['widest']:.1f}" if "widest" in r else "-"
+        print(
+            f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {mpos:>6} "
+            f"{r.get('stopped', '-'):<13} {widest:>5} {cold:>8} {warm:>8}  {note}",
+            flush=True,
+        )
+        if (label, hand, seat, turnup) in extra and "warm" in r:
+            warms.append(r["warm"])
+    if warms:
+        import statistics
+
+        print(
+            f"random hands, warm: median {statistics.median(warms):.2f} s, "
+            f"{min(warms):.2f}-{max(warms):.2f} s over {len(warms)}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+"""The entry point of the advice: :func:`advise`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..cards import play_seat_str
+from ..hand import Hand
+from ..play import PlayModel
+from ..play.questions import build_rows
+from ..rules import RuleSet
+from .request import (
+    DEFAULT_MAX_POSITIONS,
+    DEFAULT_MAX_QUESTION_POSITIONS,
+    DEFAULT_MAX_SAMPLES,
+    DEFAULT_TOLERANCE,
+    Request,
+)
+from .result import Advice
+from .sampling import Sampling
+from .table import recommend, summarise
+
+__all__ = ["advise"]
+
+
+def advise(
+    hand: Hand | str,
+    *,
+    seat: str | int,
+    turnup: str | int | None,
+    rules: str | RuleSet = "classic",
+    samples: int | None = None,
+    seed: int | None = None,
+    over: str | None = None,
+    constraints: Any = None,
+    tolerance: float = DEFAULT_TOLERANCE,
+    max_samples: int = DEFAULT_MAX_SAMPLES,
+    play_model: str | PlayModel = "double-dummy",
+    exact: bool | None = None,
+    contracts: str | Iterable[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    max_question_positions: int | None = DEFAULT_MAX_QUESTION_POSITIONS,
+    control_variates: bool = True,
+    max_seconds: float | None = None,
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
+) -> Advice:
+    """Evaluate every contract of the rule set for one hand and recommend a bid.
+
+    Parameters
+    ----------
+    hand : Hand or str
+        The player's 13 cards (anything :meth:`Hand.parse` reads, e.g. ``"AKJ94.K83.Q72.65"``).
+    seat : str or int
+        ``"eldest"``, ``"second"``, ``"third"``, ``"dealer"`` (or N, E, S, W, or 0..3).
+    turnup : str, int or None
+        The turned-up card (``"7S"``, ``"♠7"``, a code); ``None`` only for a rule set without
+        a turn-up.
+    rules : str or RuleSet, default "classic"
+        A preset name, a ``.toml`` path or a :class:`RuleSet`.
+    samples : int, optional
+        Use exactly this many deals, for every row.  Without it sampling is adaptive: a first
+        batch of :data:`FIRST_BATCH` deals; after each batch a contract whose rows all report a
+        95 % sampling half-width on ``p_make`` of at most ``tolerance`` stops, and the others go
+        on to a next batch sized to bring the widest of them to the tolerance (at most doubling
+        the deals so far), until none is left, ``max_samples`` deals are used or the search
+        has spent ``max_positions`` (or ``max_seconds``, if given).  Deals the solver gave up
+        on (``max_question_positions``) widen a row's reported interval beyond that; the advice
+        is ``converged`` only if every reported interval is within the tolerance.
+    seed : int, optional
+        Seed of the deal stream (``0 <= seed < 2**64``); ``None`` picks one at random and
+        records it.
+    over : str, optional
+        The highest bid so far: only contracts ranking above it may be recommended.
+    constraints : optional
+        Conditions on the other hands, as for :class:`~solo_analysis.sampler.DealSampler`.
+    tolerance : float, default 0.02
+        Target half-width of the ``p_make`` intervals (adaptive sampling), in (0, 0.5].
+    max_samples : int, default 2000
+        Cap on the deals of an adaptive run.
+    play_model : str or PlayModel, default "double-dummy"
+        How each deal is played (a name of :data:`~solo_analysis.play.PLAY_MODELS`, or a model).
+    exact : bool, optional
+        ``True``: count tricks on every row (trick distributions for all rows); ``None``: ask
+        only whether contracts make, except where the rule set pays by the trick; ``False``:
+        ask only whether contracts make (over/under-trick schemes then need ``exact``).
+    contracts : str or iterable of str, optional
+        Evaluate only these contracts (names or aliases); default every contract of the rule
+        set.
+    progress : callable, optional
+        Called as ``progress(deals_done, deals_planned)`` as the work goes on: after every
+        :data:`PROGRESS_CHUNK` deals solved (for every contract still open), with
+        ``deals_planned`` = ``samples``, or for adaptive sampling the ``max_samples`` cap (the
+        run may stop earlier; the last call then has ``deals_done < deals_planned``).  Without a
+        callback the deals are solved in whole batches; either way the results are the same.
+    max_question_positions : int or None, default DEFAULT_MAX_QUESTION_POSITIONS
+        Search positions the named play model may spend on one question of one deal before
+        the deal is left out for that row (its intervals then cover both outcomes of such
+        deals); ``None`` solves every deal exactly, however long it takes.  Ignored when
+        ``play_model`` is a :class:`~solo_analysis.play.PlayModel` (it carries its own setting).
+    control_variates : bool, default True
+        Correct each estimate by the deals' features (the other hands' high-card points and
+        suit lengths, :func:`~solo_analysis.stats.control.deal_features`), whose exact means
+        are known: the same deals give narrower intervals, so adaptive sampling stops sooner.
+        ``False``: plain rates with Wilson intervals; ``p_raw`` is always the plain rate.
+    max_seconds : float, optional
+        A time limit for adaptive sampling: after the first batch, each batch is cut to the
+        deals that its predecessor's pace says fit in the time left, and sampling stops when
+        none do (so the run overshoots by at most a batch's misprediction).  The intervals are
+        then as wide as the deals solved allow and :attr:`Advice.stopped` is ``"max_seconds"``.
+        A timed run depends on the machine's speed; ``seed=advice.seed,
+        max_samples=advice.samples`` repeats it exactly.  Not with ``samples``.
+    max_positions : int or None, default DEFAULT_MAX_POSITIONS
+        A cap on the work of adaptive sampling, in search positions over all deals and
+        questions (the play model's count; a model that does not count ignores it).  After the
+        first batch, each batch is cut to the deals its predecessor's positions per deal say
+        fit, and sampling stops when fewer than :data:`MIN_CUT_BATCH` do;
+        :attr:`Advice.stopped` is then ``"max_positions"``.  Positions do not depend on the
+        machine or the threads, so such a run repeats exactly from its seed.  ``None``: no cap
+        (the tolerance or ``max_samples`` ends the run).  Ignored with ``samples``.
+
+    Returns
+    -------
+    Advice
+
+    Raises
+    ------
+    CardError, HandError, DuplicateCardError, CardCountError
+        A bad hand or turn-up card.
+    SeatError
+        An unknown seat.
+    TurnupError
+        The turn-up contradicts the hand or seat, or is missing / present against the rule set.
+    RuleSetError
+        An unknown rule set.
+    ContractError
+        An unknown ``over`` contract or contract name.
+    PlayModelError
+        An unknown play model.
+    AdviceError
+        A bad ``samples``, ``max_samples``, ``tolerance``, ``exact``, ``max_question_positions``,
+        ``control_variates``, ``max_seconds`` or ``max_positions``.
+    ConstraintError, SamplingError
+        From the sampler (a bad ``seed`` included).
+    """
+    request = Request.build(
+        hand,
+        seat=seat,
+        turnup=turnup,
+        rules=rules,
+        samples=samples,
+        seed=seed,
+        over=over,
+        constraints=constraints,
+        tolerance=tolerance,
+        max_samples=max_samples,
+        play_model=play_model,
+        exact=exact,
+        contracts=contracts,
+        max_question_positions=max_question_positions,
+        control_variates=control_variates,
+        max_seconds=max_seconds,
+        max_positions=max_positions,
+    )
+    rows = build_rows(request.rules, request.seat, request.turnup_suit, request.only)
+    sampling = Sampling(request, rows, progress)
+    outcome = sampling.run()
+    model = request.model
+    table, distribution, payoffs = summarise(
+        rows, request.rules, request.seat, request.over, model.name, sampling.controls
+    )
+    ranges = {i: (float(r.values.min()), float(r.values.max())) for i, r in enumerate(rows)}
+    rec, runner, close, margin = recommend(table, payoffs, ranges, sampling.controls)
+    adaptive = request.samples is None
+    return Advice(
+        hand=request.hand,
+        seat=play_seat_str(request.seat),
+        turnup=request.turnup,
+        rules=request.rules,
+        samples=outcome.total,
+        seed=request.seed,
+        play_model=model.name,
+        play_note=model.note,
+        table=table,
+        distribution=distribution,
+        recommendation="pass" if rec is None else str(rec["contract"]),
+        recommended=rec,
+        runner_up=runner,
+        close_call=close,
+        margin=margin,
+        over=None if request.over is None else request.over.name,
+        tolerance=request.stopping.tolerance if adaptive else None,
+        converged=outcome.converged,
+        unresolved=outcome.unresolved,
+        max_question_positions=getattr(model, "max_positions", None),
+        control_variates=sampling.controls is not None,
+        stopped=outcome.stopped,
+        max_seconds=request.stopping.max_seconds,
+        positions=sampling.spent() if sampling.counts_positions else None,
+        max_positions=(
+            request.stopping.max_positions if adaptive and sampling.counts_positions else None
+        ),
+    )

@@ -1,0 +1,201 @@
+"""An advice request, checked: every input of :func:`~solo_analysis.advice.advise` read once.
+
+:meth:`Request.build` turns what a user passes (text, names, numbers) into plain values and
+objects, or raises the one-line error that names the bad input; the evaluation itself then
+works on a :class:`Request` only.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import card_code, parse_seat
+from ..errors import AdviceError, CardCountError, TurnupError
+from ..hand import Hand, parse_hand
+from ..play import PlayModel, make_play_model
+from ..rules import Contract, RuleSet, load_rules
+from ..sampler import Constraints, check_seed
+
+__all__ = [
+    "DEFAULT_MAX_POSITIONS",
+    "DEFAULT_MAX_QUESTION_POSITIONS",
+    "DEFAULT_MAX_SAMPLES",
+    "DEFAULT_TOLERANCE",
+    "Request",
+    "Stopping",
+]
+
+# --- tunables (one place) -----------------------------------------------------------------
+#: stop sampling once every row's 95 % sampling half-width on p_make is at most this
+DEFAULT_TOLERANCE: float = 0.02
+#: most deals an adaptive run samples
+DEFAULT_MAX_SAMPLES: int = 2000
+#: positions the solver may visit for one question on one deal before ``advise`` gives up on
+#: the deal (about a second of one core): its intervals then cover both outcomes
+DEFAULT_MAX_QUESTION_POSITIONS: int = 5_000_000
+#: search positions a whole adaptive run may spend (all deals and questions) before it stops
+#: short of the tolerance: the default advice's bound on its own time, the same on every machine
+DEFAULT_MAX_POSITIONS: int = 60_000_000
+
+
+def _check_int(value: Any, what: str, low: int) -> int:
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or int(value) < low:
+        raise AdviceError(f"{what} must be an int >= {low}, got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Stopping:
+    """When adaptive sampling stops (see :func:`~solo_analysis.advice.advise`).
+
+    Attributes
+    ----------
+    tolerance : float
+        Target 95 % sampling half-width of every row's ``p_make``.
+    max_samples : int
+        Most deals.
+    max_seconds : float or None
+        A time limit (``None``: none).
+    max_positions : int or None
+        A cap on the search positions of the whole run (``None``: none).
+    """
+
+    tolerance: float
+    max_samples: int
+    max_seconds: float | None
+    max_positions: int | None
+
+
+@dataclass(frozen=True, eq=False)
+class Request:
+    """Everything :func:`~solo_analysis.advice.advise` was asked, checked and parsed.
+
+    ``samples`` is ``None`` for adaptive sampling, which ``stopping`` then ends; ``only`` is
+    ``None`` for every contract of the rule set; ``turnup`` a card code or ``None``.
+    """
+
+    rules: RuleSet
+    hand: Hand
+    seat: int
+    turnup: int | None
+    over: Contract | None
+    only: frozenset[str] | None
+    samples: int | None
+    seed: int
+    exact: bool | None
+    control_variates: bool
+    constraints: Constraints
+    stopping: Stopping
+    model: PlayModel
+
+    @property
+    def turnup_suit(self) -> int | None:
+        """The suit (0..3) of the turn-up, the usual trumps (``None`` without one)."""
+        return None if self.turnup is None else self.turnup // 13
+
+    @classmethod
+    def build(
+        cls,
+        hand: Hand | str,
+        *,
+        seat: str | int,
+        turnup: str | int | None,
+        rules: str | RuleSet,
+        samples: int | None,
+        seed: int | None,
+        over: str | None,
+        constraints: Any,
+        tolerance: float,
+        max_samples: int,
+        play_model: str | PlayModel,
+        exact: bool | None,
+        contracts: str | Iterable[str] | None,
+        max_question_positions: int | None,
+        control_variates: bool,
+        max_seconds: float | None,
+        max_positions: int | None,
+    ) -> Request:
+        """Check and parse the arguments of :func:`~solo_analysis.advice.advise`.
+
+        Raises
+        ------
+        SoloAnalysisError
+            The subclass that names the bad input (see :func:`~solo_analysis.advice.advise`).
+        """
+        rule_set = load_rules(rules)
+        the_hand = hand if isinstance(hand, Hand) else parse_hand(hand)
+        if len(the_hand) != 13:
+            raise CardCountError(f"hand {str(the_hand)!r} has {len(the_hand)} cards, expected 13")
+        the_seat = parse_seat(seat)
+        turnup_code = None
+        if turnup is None:
+            if rule_set.turnup:
+                raise TurnupError(
+                    f"rule set {rule_set.name!r} turns up a trump card: give the turn-up card"
+                )
+        else:
+            turnup_code = card_code(turnup)
+            if not rule_set.turnup:
+                raise TurnupError(
+                    f"rule set {rule_set.name!r} plays without a turn-up, got turn-up {turnup!r}"
+                )
+        over_contract = None if over is None else rule_set.contract(over)
+        only = None
+        if contracts is not None:
+            names = [contracts] if isinstance(contracts, str) else list(contracts)
+            if not names:
+                raise AdviceError("contracts must name at least one contract")
+            only = frozenset(rule_set.contract(name).name for name in names)
+        if samples is not None:
+            samples = _check_int(samples, "samples", 1)
+        max_samples = _check_int(max_samples, "max_samples", 1)
+        if (
+            isinstance(tolerance, bool)
+            or not isinstance(tolerance, numbers.Real)
+            or not 0 < float(tolerance) <= 0.5
+        ):
+            raise AdviceError(f"tolerance must be a number in (0, 0.5], got {tolerance!r}")
+        if exact not in (None, True, False):
+            raise AdviceError(f"exact must be True, False or None, got {exact!r}")
+        if control_variates not in (True, False):
+            raise AdviceError(f"control_variates must be True or False, got {control_variates!r}")
+        if max_question_positions is not None:
+            max_question_positions = _check_int(max_question_positions, "max_question_positions", 1)
+        if max_seconds is not None:
+            if (
+                isinstance(max_seconds, bool)
+                or not isinstance(max_seconds, numbers.Real)
+                or not 0 < float(max_seconds) < math.inf
+            ):
+                raise AdviceError(
+                    f"max_seconds must be a positive number of seconds, got {max_seconds!r}"
+                )
+            if samples is not None:
+                raise AdviceError(
+                    "max_seconds limits adaptive sampling: give samples or max_seconds, not both"
+                )
+            max_seconds = float(max_seconds)
+        if max_positions is not None:
+            max_positions = _check_int(max_positions, "max_positions", 1)
+        model = make_play_model(play_model, max_positions=max_question_positions)
+        the_seed = secrets.randbits(63) if seed is None else check_seed(seed)
+        return cls(
+            rules=rule_set,
+            hand=the_hand,
+            seat=the_seat,
+            turnup=turnup_code,
+            over=over_contract,
+            only=only,
+            samples=samples,
+            seed=the_seed,
+            exact=exact,
+            control_variates=bool(control_variates),
+            constraints=Constraints.coerce(constraints),
+            stopping=Stopping(float(tolerance), max_samples, max_seconds, max_positions),
+            model=model,
+        )

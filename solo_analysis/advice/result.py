@@ -1,0 +1,390 @@
+"""The result of an advice: the table of contract options, the recommendation, and its views.
+
+:class:`Advice` holds what :func:`~solo_analysis.advice.advise` found and gives it as data
+(:meth:`Advice.to_frame`, :meth:`Advice.to_dict`, :meth:`Advice.to_json`, :meth:`Advice.to_csv`,
+:meth:`Advice.tricks_frame`), as text (:meth:`Advice.summary`, :meth:`Advice.to_text`), as charts
+(:meth:`Advice.plot`, :meth:`Advice.plot_tricks`) and as HTML in Jupyter; the views are drawn
+by :mod:`solo_analysis.report`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ..cards import card_str, trump_symbol
+from ..hand import Hand
+from ..report.html import advice_html
+from ..report.text import advice_text, percent, signed_units
+from ..rules import RuleSet
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["JSON_COLUMNS", "Advice"]
+
+JSON_COLUMNS = (
+    "row",
+    "contract",
+    "title",
+    "rank",
+    "trump",
+    "partner",
+    "choice",
+    "candidate",
+    "allowed",
+    "target",
+    "misere",
+    "leader",
+    "exposed",
+    "samples",
+    "unresolved",
+    "p_make",
+    "ci_low",
+    "ci_high",
+    "p_raw",
+    "ev_units",
+    "ev_low",
+    "ev_high",
+    "tricks_mean",
+    "exact",
+    "play_model",
+)
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready Python value (numpy scalars unwrapped, NaN -> None)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+@dataclass(frozen=True, eq=False)
+class Advice:
+    """The evaluation of every contract option for one hand, and the bidding recommendation.
+
+    Attributes
+    ----------
+    hand : Hand
+        The player's 13 cards.
+    seat : str
+        The player's seat (``"eldest"``, ``"second"``, ``"third"``, ``"dealer"``).
+    turnup : int or None
+        The turn-up card code (``None`` without a turn-up).
+    rules : RuleSet
+    samples : int
+        Deals sampled.  With a fixed ``samples`` every row is evaluated on all of them; an
+        adaptive run evaluates every row on the first deals and stops each contract once its
+        own intervals reach the tolerance, so a row may use fewer.  A row's estimates leave out
+        the deals the solver gave up on for it; the table's ``samples`` (solved) and
+        ``unresolved`` (given up) columns add up to the deals that row was evaluated on.
+    seed : int
+        Seed of the deal stream; ``advise(..., seed=advice.seed)`` repeats the run.
+    play_model : str
+        Name of the play model (``"double-dummy"``); :attr:`play_note` is its caveat.
+    table : pandas.DataFrame
+        One row per contract option (see the module docstring for the columns).
+    distribution : pandas.DataFrame
+        Long table: ``row, contract, trump, partner, choice, tricks, count, share`` for every row
+        whose tricks were counted (all rows with ``exact=True``); :meth:`tricks_frame` adds the
+        title, target and a ``made`` column.
+    recommendation : str
+        The contract name to bid, or ``"pass"``.
+    recommended : pandas.Series or None
+        The table row of the recommendation (``None`` for a pass).
+    runner_up : pandas.Series or None
+        The next best allowed candidate (``None`` if passing is second best or nothing else is
+        allowed).
+    close_call : bool
+        True if the top two choices (passing counts as a choice worth 0) cannot be told apart:
+        the 95 % interval of their paired difference (:attr:`margin`) reaches 0.
+    margin : tuple of float
+        Paired difference of expected units, best minus second best: ``(mean, low, high)``.
+    over : str or None
+        The highest bid so far (only higher contracts are ``allowed``).
+    tolerance : float or None
+        Target Wilson half-width (``None`` when ``samples`` was fixed).
+    converged : bool
+        True if every fixed row's reported ``p_make`` interval (widened for its unresolved
+        deals) is within the tolerance (always True with fixed ``samples``).
+    unresolved : int
+        Deals on which at least one question took the solver more than
+        :attr:`max_question_positions` positions (each row's own count is its ``unresolved``
+        column; its intervals cover every outcome those deals could have had).
+    max_question_positions : int or None
+        The solver's cap per question (``None``: none, every deal solved exactly).
+    control_variates : bool
+        Whether the estimates were corrected by the deals' features (see :func:`advise`).
+    stopped : str
+        Why sampling stopped: ``"samples"`` (a fixed number of deals), ``"tolerance"`` (every
+        contract's intervals reached it), ``"max_samples"`` (the cap on deals) or
+        ``"max_seconds"`` (the time limit; ``advise(..., seed=advice.seed,
+        max_samples=advice.samples)`` repeats the run without it) or ``"max_positions"``
+        (the cap on the search's work; the same seed repeats the run).
+    max_seconds : float or None
+        The time limit of the run (``None``: none).
+    positions : int or None
+        Search positions the play model spent on this advice (``None`` if it does not count).
+    max_positions : int or None
+        The cap on them (``None``: none, or a fixed ``samples`` run).
+
+    Notes
+    -----
+    Views: :meth:`summary` (one line), :meth:`to_frame` / :meth:`to_json` / :meth:`to_csv`,
+    :meth:`tricks_frame`, the charts :meth:`plot` and :meth:`plot_tricks`
+    (:mod:`solo_analysis.report`, matplotlib imported on first use), and in Jupyter the table with
+    the chart as inline SVG.
+    """
+
+    hand: Hand
+    seat: str
+    turnup: int | None
+    rules: RuleSet
+    samples: int
+    seed: int
+    play_model: str
+    play_note: str
+    table: pd.DataFrame
+    distribution: pd.DataFrame
+    recommendation: str
+    recommended: pd.Series | None
+    runner_up: pd.Series | None
+    close_call: bool
+    margin: tuple[float, float, float]
+    over: str | None = None
+    tolerance: float | None = None
+    converged: bool = True
+    unresolved: int = 0
+    max_question_positions: int | None = None
+    control_variates: bool = False
+    stopped: str = "samples"
+    max_seconds: float | None = None
+    positions: int | None = None
+    max_positions: int | None = None
+
+    # -- text -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _label(row: pd.Series, symbols: bool = True) -> str:
+        """``"Solo"``, or ``"Abundance (♠)"`` for a declarer's-choice row."""
+        text = str(row["title"])
+        if row["choice"] == "best":
+            trump = row["trump"]
+            text += f" ({trump_symbol(trump) if symbols else trump})"
+        return text
+
+    def summary(self) -> str:
+        """One line, e.g. ``"Bid Misère: 71% (68–74%), +3.8 units; Solo is second at +1.2"``."""
+        line = self._summary()
+        if self.unresolved:
+            line += (
+                f"; {self.unresolved} of {self.samples} deals unsolved, "
+                "counted both ways in the intervals"
+            )
+        return line
+
+    def _summary(self) -> str:
+        best, second = self.recommended, self.runner_up
+        if best is None:
+            line = "Pass: no allowed contract is expected to win"
+            top = self._best_allowed()
+            if top is not None:
+                line += f" (best: {self._label(top)} at {signed_units(top['ev_units'])})"
+            else:
+                line += " (nothing above the bid so far)"
+            if self.close_call and top is not None:
+                line += "; close call"
+            return line
+        line = (
+            f"Bid {self._label(best)}: {percent(best['p_make'])} "
+            f"({percent(best['ci_low'])}–{percent(best['ci_high'])}), "
+            f"{signed_units(best['ev_units'])} units"
+        )
+        if second is not None:
+            line += f"; {self._label(second)} is second at {signed_units(second['ev_units'])}"
+        else:
+            line += "; passing is second at 0.0"
+        if self.close_call:
+            line += " (close call: the difference is within the noise)"
+        return line
+
+    def _best_allowed(self) -> pd.Series | None:
+        cands = self.table[self.table["candidate"] & self.table["allowed"]]
+        if cands.empty:
+            return None
+        best: pd.Series = cands.iloc[int(np.argmax(cands["ev_units"].to_numpy()))]
+        return best
+
+    def __repr__(self) -> str:
+        turnup = None if self.turnup is None else card_str(self.turnup)
+        return (
+            f"<Advice {str(self.hand)!r} seat={self.seat} turnup={turnup} rules={self.rules.name} "
+            f"samples={self.samples} seed={self.seed}: {self.recommendation}>"
+        )
+
+    # -- data -------------------------------------------------------------------------------
+
+    def to_frame(self) -> pd.DataFrame:
+        """A copy of :attr:`table`."""
+        return self.table.copy()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document of :meth:`to_json` as Python objects."""
+        contracts = [
+            {col: _plain(rec[col]) for col in JSON_COLUMNS} for rec in self.table.to_dict("records")
+        ]
+        if self.recommended is None:
+            rec: dict[str, Any] = {
+                "contract": "pass",
+                "title": "Pass",
+                "trump": None,
+                "ev_units": 0.0,
+            }
+        else:
+            r = self.recommended
+            rec = {
+                "contract": r["contract"],
+                "title": r["title"],
+                "trump": r["trump"],
+                "row": _plain(r["row"]),
+                "p_make": _plain(r["p_make"]),
+                "ci_low": _plain(r["ci_low"]),
+                "ci_high": _plain(r["ci_high"]),
+                "ev_units": _plain(r["ev_units"]),
+                "ev_low": _plain(r["ev_low"]),
+                "ev_high": _plain(r["ev_high"]),
+            }
+        rec["close_call"] = bool(self.close_call)
+        rec["runner_up"] = (
+            None
+            if self.runner_up is None
+            else {
+                "contract": self.runner_up["contract"],
+                "trump": self.runner_up["trump"],
+                "ev_units": _plain(self.runner_up["ev_units"]),
+            }
+        )
+        rec["margin"] = [_plain(float(x)) for x in self.margin]
+        rec["summary"] = self.summary()
+        return {
+            "hand": str(self.hand),
+            "seat": self.seat,
+            "turnup": None if self.turnup is None else card_str(self.turnup),
+            "rules": self.rules.name,
+            "samples": int(self.samples),
+            "seed": int(self.seed),
+            "play_model": self.play_model,
+            "play_note": self.play_note,
+            "over": self.over,
+            "tolerance": self.tolerance,
+            "converged": bool(self.converged),
+            "unresolved": int(self.unresolved),
+            "max_question_positions": (
+                None if self.max_question_positions is None else int(self.max_question_positions)
+            ),
+            "control_variates": bool(self.control_variates),
+            "stopped": self.stopped,
+            "max_seconds": self.max_seconds,
+            "positions": None if self.positions is None else int(self.positions),
+            "max_positions": None if self.max_positions is None else int(self.max_positions),
+            "contracts": contracts,
+            "recommendation": rec,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The advice as a JSON document (:meth:`to_dict` serialised).
+
+        Its keys include ``hand, seat, turnup, rules, samples, seed, play_model,
+        contracts: [...], recommendation: {...}``.
+        """
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def to_csv(self, path: Any = None) -> str | None:
+        """Header + one line per contract option (the columns of the JSON ``contracts``).
+
+        Returns the text, or writes it to ``path`` and returns ``None``.
+        """
+        text: str | None = self.table.loc[:, list(JSON_COLUMNS)].to_csv(path, index=False)
+        return text
+
+    def tricks_frame(self) -> pd.DataFrame:
+        """The trick-count distributions as a long frame, one line per (row, tricks).
+
+        Columns: ``row, contract, title, trump, partner, choice, target, misere, tricks, made,
+        count, share``; ``made`` says whether the contract makes with that many tricks.  Empty
+        (with these columns) when no tricks were counted: run ``advise(..., exact=True)``.
+        Group or pivot it freely, e.g.
+        ``advice.tricks_frame().pivot_table(index="tricks", columns="contract", values="share")``.
+        """
+        cols = [
+            "row",
+            "contract",
+            "title",
+            "trump",
+            "partner",
+            "choice",
+            "target",
+            "misere",
+            "tricks",
+            "made",
+            "count",
+            "share",
+        ]
+        dist = self.distribution
+        if dist.empty:
+            return pd.DataFrame(columns=cols)
+        extra = self.table.set_index("row")[["title", "target", "misere"]]
+        out = dist.join(extra, on="row")
+        out["made"] = [
+            bool(self.rules.contract(c).is_made(np.asarray([t]))[0])
+            for c, t in zip(out["contract"], out["tricks"], strict=False)
+        ]
+        return out.loc[:, cols].reset_index(drop=True)
+
+    def to_text(self) -> str:
+        """The advice as the command line prints it.
+
+        See :func:`solo_analysis.report.text.advice_text`.
+        """
+        return advice_text(self)
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Figure:
+        """Draw the advice chart and return the Figure.
+
+        See :func:`solo_analysis.report.charts.advice_chart`.
+        """
+        from ..report.charts import advice_chart
+
+        return advice_chart(self, ax, **kwargs)
+
+    def plot_tricks(self, rows: Any = None, **kwargs: Any) -> Figure:
+        """The trick-count distributions (:func:`solo_analysis.report.charts.tricks_chart`).
+
+        Raises
+        ------
+        PlotError
+            When no tricks were counted (run ``advise(..., exact=True)``).
+        """
+        from ..report.charts import tricks_chart
+
+        return tricks_chart(self, rows, **kwargs)
+
+    def _chart_svg(self) -> str:
+        """The advice chart as inline SVG, or "" if it cannot be drawn (the table still shows)."""
+        try:
+            from ..report.charts import advice_chart
+            from ..report.style import figure_svg
+
+            return figure_svg(advice_chart(self))
+        except Exception:  # a display helper must never break the notebook
+            return ""
+
+    def _repr_html_(self) -> str:
+        return advice_html(self, self._chart_svg())

@@ -1,0 +1,303 @@
+"""Solving the contract options on sampled deals, in batches, until the estimates are sharp enough.
+
+Every contract is solved on the first deals of the stream; after each batch the contracts
+whose intervals reached the tolerance stop, and the others go on to the next deals of the same
+stream, so all rows share their first deals and paired comparisons stay paired.  A run stops
+at the tolerance, at ``max_samples`` deals, at a cap on the search's work (``max_positions``:
+each batch is cut to what the previous batch's positions per deal say fits, and the run stops
+when fewer than :data:`MIN_CUT_BATCH` deals do) or at a time limit (``max_seconds``).
+Positions are counted by the search itself, so a capped run repeats from its seed on any
+machine; a timed one does not.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..play.questions import Row, solve_rows
+from ..sampler import DealSampler
+from ..stats.control import CV_AUX_DEALS, N_FEATURES, Controls, deal_features, rate_bounds
+from .request import Request
+
+__all__ = [
+    "FIRST_BATCH",
+    "MIN_CUT_BATCH",
+    "PROGRESS_CHUNK",
+    "Outcome",
+    "Sampling",
+    "row_results",
+    "still_open",
+]
+
+#: size of the first batch of an adaptive run (and the smallest later one); later batches aim
+#: at the tolerance and at most double the total so far
+FIRST_BATCH: int = 64
+#: the smallest batch a run capped by ``max_positions`` goes on to (fewer fit: it stops)
+MIN_CUT_BATCH: int = 16
+#: with a ``progress`` callback, deals are solved in chunks of this many (results unchanged;
+#: the threads wait for a chunk's slowest question, so smaller chunks cost time)
+PROGRESS_CHUNK: int = 32
+#: the clock of ``max_seconds`` (a module attribute so that tests can replace it)
+_clock: Callable[[], float] = time.perf_counter
+
+
+def row_results(rows: list[Row], i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(made as float 0..1, payoff per deal, tricks or -1) of row ``i`` over all deals so far.
+
+    ``made`` and ``payoff`` are NaN on the deals the play model gave up on.
+    """
+    row = rows[i]
+    made = np.concatenate(row.made).astype(float) if row.made else np.zeros(0)
+    tricks = np.concatenate(row.tricks) if row.tricks else np.zeros(0, dtype=np.int8)
+    unknown = np.isnan(made)
+    if row.binary and np.any((tricks < 0) & ~unknown):
+        success = row.values[row.contract.is_made(np.arange(14))][0]
+        failure = row.values[~row.contract.is_made(np.arange(14))][0]
+        payoff = np.where(made > 0, success, failure)
+    else:
+        payoff = row.values[np.maximum(tricks, 0).astype(np.int64)]
+    payoff = np.where(unknown, np.nan, payoff)
+    return made, payoff, tricks
+
+
+def _halfwidths(rows: list[Row], i: int, controls: Controls | None) -> tuple[float, float]:
+    """Half-widths of row ``i``'s ``p_make`` interval.
+
+    Returns the half-width as reported (unresolved deals included) and the one from sampling
+    alone.
+    """
+    made, _, _ = row_results(rows, i)
+    x = None if controls is None else controls.x[: made.size]
+    _, lo, hi, _, sampling = rate_bounds(made, x, controls)
+    return (hi - lo) / 2, sampling
+
+
+def still_open(
+    rows: list[Row], tolerance: float, controls: Controls | None
+) -> tuple[list[Row], float, bool]:
+    """The rows of the contracts that some fixed row of keeps wider than ``tolerance``.
+
+    A row is open while the sampling half-width of its ``p_make`` exceeds the tolerance.  The
+    widening for its unresolved deals is left out: it follows the share of deals the solver
+    gives up on, which more deals do not shrink, and those deals are the costliest, each a
+    full question budget.  Whether the reported intervals fit is returned apart, and the advice
+    says so.
+
+    A contract stops as a whole (its derived ``best`` / ``any`` row needs its fixed rows on the
+    same deals), and only on its own intervals, so that each row's stopping rule depends on its
+    own results alone, as when every row ran to the slowest one.  Also returns the widest
+    sampling half-width among the open rows (0 when none is left) and whether every fixed
+    row's reported interval (widening included) is within the tolerance.
+    """
+    wide: dict[str, float] = {}
+    within = True
+    for i, row in enumerate(rows):
+        if row.choice == "fixed":
+            reported, sampling = _halfwidths(rows, i, controls)
+            within = within and reported <= tolerance
+            if sampling > tolerance:
+                wide[row.contract.name] = max(sampling, wide.get(row.contract.name, 0.0))
+    open_rows = [row for row in rows if row.contract.name in wide]
+    return open_rows, max(wide.values(), default=0.0), within
+
+
+def _next_total(total: int, halfwidth: float, tolerance: float, max_samples: int) -> int:
+    """Deals to have solved after the next batch of an adaptive run.
+
+    A half-width shrinks as one over the square root of the deals: aim at the count that
+    brings the widest open interval to the tolerance (if it falls short, the next batch is
+    small), at least :data:`FIRST_BATCH` more deals and at most twice as many as now.
+    """
+    aim = math.ceil(total * (halfwidth / tolerance) ** 2)
+    return min(max(aim, total + FIRST_BATCH), 2 * total, max_samples)
+
+
+def _affordable(total: int, goal: int, batch_deals: int, batch_cost: float, left: float) -> int:
+    """The next total of an adaptive run cut to the work left (``total`` if none is affordable).
+
+    The last batch's cost per deal (seconds or positions) predicts the next one's (an
+    over-estimate, since fewer contracts stay open), so the next batch is cut to the deals that
+    fit in ``left``.
+    """
+    if left <= 0:
+        return total
+    per_deal = batch_cost / max(batch_deals, 1)
+    if per_deal <= 0:
+        return goal
+    return min(goal, total + int(left / per_deal))
+
+
+def _aux_seed(seed: int) -> int:
+    """Seed of the stream that estimates the feature means (a fixed mix of the main seed)."""
+    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64
+
+
+@dataclass
+class Outcome:
+    """How a run ended: deals used, whether every interval fits, why it stopped, unsolved deals."""
+
+    total: int
+    converged: bool
+    stopped: str
+    unresolved: int
+
+
+class Sampling:
+    """One advice's deals and the solving of its rows on them.
+
+    Parameters
+    ----------
+    request : Request
+        What was asked.
+    rows : list of Row
+        The contract options; their results are appended as the deals are solved.
+    progress : callable, optional
+        ``progress(deals_done, deals_planned)``, called after every :data:`PROGRESS_CHUNK` deals.
+    """
+
+    def __init__(
+        self,
+        request: Request,
+        rows: list[Row],
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.request = request
+        self.rows = rows
+        self.progress = progress
+        self.sampler = DealSampler(
+            request.hand,
+            seat=request.seat,
+            turnup=request.turnup,
+            seed=request.seed,
+            constraints=request.constraints,
+        )
+        self.controls: Controls | None = None
+        if request.control_variates:
+            self.controls = Controls(
+                x=np.zeros((0, N_FEATURES)),
+                mean=np.zeros(N_FEATURES),
+                cov=np.eye(N_FEATURES),
+                n_aux=0,
+            )
+        self.unresolved = 0
+        self.model = request.model
+        self._positions0 = self.model.positions or 0
+        if request.samples is not None:
+            self.planned = request.samples
+        else:
+            self.planned = request.stopping.max_samples
+
+    @property
+    def counts_positions(self) -> bool:
+        """Whether the play model counts its search positions (only then can a cap apply)."""
+        return self.model.positions is not None
+
+    def spent(self) -> int:
+        """Positions the model has searched for this advice so far."""
+        return (self.model.positions or 0) - self._positions0
+
+    def _estimate_means(self, controls: Controls) -> None:
+        """The features' means under the same sampling distribution, from a separate stream.
+
+        With rare constraints the stream is smaller (its error is part of every standard error).
+        """
+        req = self.request
+        rate = self.sampler.acceptance_rate if self.sampler.filtering else None
+        size = (
+            CV_AUX_DEALS
+            if rate is None
+            else min(CV_AUX_DEALS, max(2048, round(CV_AUX_DEALS * 20 * rate)))
+        )
+        aux = DealSampler(
+            req.hand,
+            seat=req.seat,
+            turnup=req.turnup,
+            seed=_aux_seed(req.seed),
+            constraints=req.constraints,
+        )
+        xa = deal_features(aux.draw(size), req.seat, req.turnup_suit)
+        controls.mean, controls.cov, controls.n_aux = (
+            xa.mean(axis=0),
+            np.cov(xa, rowvar=False),
+            size,
+        )
+        sd = np.sqrt(np.diag(controls.cov))
+        controls.scale = np.where(sd > 0, sd, 1.0)
+        controls.za = ((xa - controls.mean) / controls.scale).astype(np.float32)
+
+    def solve(self, active: list[Row], deals: np.ndarray, done: int) -> None:
+        """Solve the ``active`` rows on ``deals`` (``done`` deals came before them)."""
+        req = self.request
+        if self.controls is not None:
+            features = deal_features(deals, req.seat, req.turnup_suit)
+            self.controls.x = np.concatenate([self.controls.x, features])
+            if self.controls.n_aux == 0:
+                self._estimate_means(self.controls)
+        if self.progress is None:
+            self.unresolved += int(solve_rows(active, deals, self.model, req.exact).sum())
+            return
+        for start in range(0, deals.shape[0], PROGRESS_CHUNK):
+            part = deals[start : start + PROGRESS_CHUNK]
+            self.unresolved += int(solve_rows(active, part, self.model, req.exact).sum())
+            self.progress(done + start + part.shape[0], self.planned)
+
+    def run(self) -> Outcome:
+        """Solve every row on ``samples`` deals, or adaptively (see the module docstring)."""
+        if self.progress is not None:
+            self.progress(0, self.planned)
+        samples = self.request.samples
+        if samples is not None:
+            self.solve(self.rows, self.sampler.draw(samples), 0)
+            return Outcome(samples, True, "samples", self.unresolved)
+        return self._adaptive()
+
+    def _adaptive(self) -> Outcome:
+        stop = self.request.stopping
+        positions_cap = stop.max_positions if self.counts_positions else None
+        total = 0
+        converged = False
+        stopped = "max_samples"
+        active = self.rows
+        goal = min(FIRST_BATCH, stop.max_samples)
+        start = _clock()
+        cut = False  # this batch was cut to the time left: the last one
+        while total < stop.max_samples:
+            before, before_positions = _clock(), self.spent()
+            self.solve(active, self.sampler.draw(goal - total), total)
+            batch_seconds = _clock() - before
+            batch_positions = self.spent() - before_positions
+            batch, total = goal - total, goal
+            active, widest, converged = still_open(self.rows, stop.tolerance, self.controls)
+            if not active:
+                stopped = "tolerance"
+                break
+            if cut:
+                stopped = "max_seconds"
+                break
+            goal = _next_total(total, widest, stop.tolerance, stop.max_samples)
+            if positions_cap is not None:
+                # each batch is cut to the deals the last one's positions per deal say fit, and
+                # the run goes on while a batch of MIN_CUT_BATCH deals does
+                fits = _affordable(
+                    total, goal, batch, batch_positions, positions_cap - self.spent()
+                )
+                if fits < min(goal, total + MIN_CUT_BATCH):
+                    stopped = "max_positions"
+                    break
+                goal = fits
+            if stop.max_seconds is not None:
+                # only the last batch is cut, so the same seed with max_samples = the final
+                # total repeats the run (that cap leaves every earlier batch as it was)
+                left = stop.max_seconds - (_clock() - start)
+                timed = _affordable(total, goal, batch, batch_seconds, left)
+                if timed <= total:
+                    stopped = "max_seconds"
+                    break
+                cut = timed < goal
+                goal = timed
+        return Outcome(total, converged, stopped, self.unresolved)

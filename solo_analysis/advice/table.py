@@ -1,0 +1,206 @@
+"""The advice's table: estimates, intervals and the recommendation, from the rows' results.
+
+One table row per contract option (see :mod:`solo_analysis.advice`): the share of deals on
+which it makes with its interval, the expected settlement under the rule set with its
+interval, and the recommendation, chosen on expected units with passing worth 0 and a close
+call flagged when the paired difference of the best two cannot be told from zero.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from ..cards import play_seat_str, trump_str
+from ..play.questions import Row
+from ..rules import Contract, RuleSet
+from ..stats.control import Controls, mean_se, rate_bounds
+from ..stats.intervals import Z95, widen
+from .sampling import row_results
+
+__all__ = ["recommend", "summarise"]
+
+
+def _nanmean(x: np.ndarray) -> float:
+    """Mean over the non-NaN entries (NaN if there are none)."""
+    x = x[~np.isnan(x)]
+    return float(x.mean()) if x.size else math.nan
+
+
+def summarise(
+    rows: list[Row],
+    rules: RuleSet,
+    seat: int,
+    over: Contract | None,
+    model_name: str,
+    controls: Controls | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, np.ndarray]]:
+    """Build the table, the trick distributions and the per-deal payoffs of each row.
+
+    A row's estimates are over the deals solved for it; its ``unresolved`` deals (NaN) widen
+    its intervals to cover any outcome of theirs (:func:`widen`; for ``p_make`` the Wilson
+    bounds over all the deals with every unresolved one failing, or making).
+    """
+    arrays: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    for i, row in enumerate(rows):
+        if row.choice == "fixed":
+            arrays[i] = row_results(rows, i)
+    # derived rows: the declarer's single best denomination, or the average over Prop partners
+    chosen: dict[int, int] = {}
+    for i, row in enumerate(rows):
+        if row.choice == "best":
+            evs = [_nanmean(arrays[j][1]) for j in row.sources]
+            rates = [_nanmean(arrays[j][0]) for j in row.sources]
+            k = max(range(len(evs)), key=lambda m: (evs[m], rates[m], -m))
+            chosen[i] = row.sources[k]
+            arrays[i] = arrays[row.sources[k]]
+            row.trump = rows[row.sources[k]].trump
+        elif row.choice == "any":
+            parts = [arrays[j] for j in row.sources]
+            made = np.mean([a[0] for a in parts], axis=0)
+            payoff = np.mean([a[1] for a in parts], axis=0)
+            arrays[i] = (made, payoff, np.full(made.shape, -1, dtype=np.int8))
+
+    records = []
+    dist_records = []
+    for i, row in enumerate(rows):
+        made, payoff, tricks = arrays[i]
+        known = ~np.isnan(made)
+        unresolved = int(made.size - known.sum())
+        x_all = None if controls is None else controls.x[: made.size]
+        pm, lo, hi, _corrected, _ = rate_bounds(made, x_all, controls)
+        x = None if x_all is None else x_all[known]
+        made, payoff, tricks = made[known], payoff[known], tricks[known]
+        n = made.size
+        c = row.contract
+        p_raw = float(made.mean()) if n else math.nan
+        counted = n > 0 and bool(np.all(tricks >= 0)) and row.choice != "any"
+        if row.binary and row.choice != "any":
+            win = float(row.values[c.is_made(np.arange(14))][0])
+            lose = float(row.values[~c.is_made(np.arange(14))][0])
+            ev = lose + (win - lose) * pm if n else math.nan
+            ev_low, ev_high = lose + (win - lose) * lo, lose + (win - lose) * hi
+        else:
+            ev, se = mean_se(payoff, x, controls)
+            ev_low, ev_high = ev - Z95 * se, ev + Z95 * se
+            ev_low, ev_high = widen(
+                ev_low, ev_high, n, unresolved, float(row.values.min()), float(row.values.max())
+            )
+        partner = None if row.partner is None else play_seat_str(row.partner)
+        if row.choice == "any":
+            partner = "any"
+        records.append(
+            {
+                "row": i,
+                "contract": c.name,
+                "title": c.title,
+                "rank": c.rank,
+                "trump": trump_str(row.trump),
+                "partner": partner,
+                "choice": row.choice,
+                "candidate": False,
+                "allowed": over is None or c.rank > over.rank,
+                "target": c.target,
+                "misere": c.misere,
+                "leader": play_seat_str(row.leader),
+                "exposed": c.exposed,
+                "samples": n,
+                "unresolved": unresolved,
+                "p_make": pm,
+                "ci_low": float(lo),
+                "ci_high": float(hi),
+                "p_raw": p_raw,
+                "ev_units": float(ev),
+                "ev_low": float(ev_low),
+                "ev_high": float(ev_high),
+                "tricks_mean": float(tricks.mean()) if counted else math.nan,
+                "exact": counted,
+                "play_model": model_name,
+            }
+        )
+        if counted:
+            counts = np.bincount(tricks.astype(np.int64), minlength=14)
+            for t in range(14):
+                dist_records.append(
+                    {
+                        "row": i,
+                        "contract": c.name,
+                        "trump": trump_str(row.trump),
+                        "partner": partner,
+                        "choice": row.choice,
+                        "tricks": t,
+                        "count": int(counts[t]),
+                        "share": counts[t] / n,
+                    }
+                )
+    table = pd.DataFrame.from_records(records)
+    table["partner"] = pd.Series(
+        [r["partner"] for r in records], dtype=object
+    )  # keep None, not NaN
+    # candidate: the derived row of a contract if it has one, else its only row
+    derived = {rows[i].contract.name for i in range(len(rows)) if rows[i].choice != "fixed"}
+    table["candidate"] = [
+        (r["choice"] != "fixed") or (r["contract"] not in derived) for r in records
+    ]
+    dist_cols = ["row", "contract", "trump", "partner", "choice", "tricks", "count", "share"]
+    distribution = pd.DataFrame.from_records(dist_records, columns=dist_cols)
+    distribution["partner"] = pd.Series([r["partner"] for r in dist_records], dtype=object)
+    payoffs = {i: arrays[i][1] for i in range(len(rows))}
+    return table, distribution, payoffs
+
+
+def recommend(
+    table: pd.DataFrame,
+    payoffs: Mapping[int, np.ndarray],
+    ranges: Mapping[int, tuple[float, float]] | None = None,
+    controls: Controls | None = None,
+) -> tuple[pd.Series | None, pd.Series | None, bool, tuple[float, float, float]]:
+    """Best allowed candidate (or pass), runner-up, close call and the paired margin.
+
+    The paired difference is taken over the deals solved for both (the first deals of the
+    stream: an adaptive run stops each contract when its own intervals are narrow enough);
+    the deals either was given up on (NaN payoffs) widen its interval by the most and least
+    the difference could be on them (``ranges``: each row's lowest and highest settlement).
+    """
+    cands = table[table["candidate"] & table["allowed"]].sort_values(
+        ["ev_units", "p_make", "rank"], ascending=[False, False, True], kind="stable"
+    )
+    # passing is a choice worth exactly 0 on every deal
+    options: list[tuple[float, float, float, pd.Series | None]] = [
+        (float(r["ev_units"]), float(r["ev_low"]), float(r["ev_high"]), r)
+        for _, r in cands.iterrows()
+    ]
+    options.append((0.0, 0.0, 0.0, None))
+    # highest expected units first; at equal value passing beats bidding
+    options.sort(key=lambda o: (-o[0], o[3] is not None))
+    best, second = options[0], options[1] if len(options) > 1 else None
+    if second is None:
+        return best[3], None, False, (math.nan, math.nan, math.nan)
+    a = payoffs[int(best[3]["row"])] if best[3] is not None else None
+    b = payoffs[int(second[3]["row"])] if second[3] is not None else None
+    if a is not None and b is not None:
+        # adaptive runs stop some contracts early: pair the first deals, solved for both
+        common = min(a.size, b.size)
+        a, b = a[:common], b[:common]
+    ref = a if a is not None else b
+    n = ref.size if ref is not None else 0
+    diff = (a if a is not None else np.zeros(n)) - (b if b is not None else np.zeros(n))
+    known = ~np.isnan(diff)
+    unresolved = int(diff.size - known.sum())
+    x = None if controls is None else controls.x[: diff.size][known]
+    diff = diff[known]
+    n = diff.size
+    mean, se = mean_se(diff, x, controls)
+    margin = (mean, mean - Z95 * se, mean + Z95 * se) if n > 1 else (mean, -math.inf, math.inf)
+    if unresolved and ranges is not None and n > 1:
+        ra = ranges[int(best[3]["row"])] if best[3] is not None else (0.0, 0.0)
+        rb = ranges[int(second[3]["row"])] if second[3] is not None else (0.0, 0.0)
+        lo, hi = widen(margin[1], margin[2], n, unresolved, ra[0] - rb[1], ra[1] - rb[0])
+        margin = (margin[0], lo, hi)
+    # close call: the two values are not told apart.  The deals are shared, so the paired
+    # difference decides (sharper than comparing the two rows' own intervals).
+    close = bool(margin[1] <= 0.0)
+    return best[3], second[3], close, margin

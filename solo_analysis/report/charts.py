@@ -1,0 +1,395 @@
+"""Charts of an advice: the chance and value of every contract option, and trick distributions.
+
+* :func:`advice_chart` - per contract option, the chance of making it with its 95 % interval
+  and the expected units with their interval; the recommendation in a dark fill and a bold
+  label, contracts not allowed (below the bid so far) in grey.
+* :func:`tricks_chart` - the trick-count distribution of each row whose tricks were counted
+  (``advise(..., exact=True)``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+from matplotlib.ticker import PercentFormatter
+
+from ..cards import SUIT_SYMBOLS, card_str, trump_symbol
+from ..errors import PlotError
+from .style import style
+from .view import AdviceView
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = ["advice_chart", "tricks_chart"]
+
+
+class _Look(NamedTuple):
+    """How one kind of row of the advice chart is drawn."""
+
+    face: str  # bar fill
+    hatch: str | None  # bar hatching
+    edge: str  # bar edge, whiskers
+    text: str  # label and value text
+    marker: str  # expected-units marker
+    marker_face: str
+    marker_size: float
+    label: str  # legend entry
+
+
+_BEST = _Look("0.25", None, "0.0", "0.0", "D", "0.0", 7, "recommended")
+
+
+_OTHER = _Look("white", "////", "0.0", "0.0", "o", "white", 6, "allowed")
+
+
+_BARRED = _Look("0.93", None, "0.65", "0.55", "X", "0.6", 6, "not above the bid")
+
+
+def _row_labels(table: pd.DataFrame) -> list[str]:
+    """``"Solo"``; ``"Abundance (best: ♠)"``; ``"Abundance ♦"``; ``"Prop and Cop ♥, third"``."""
+    per_contract = table.groupby("contract")["row"].transform("size")
+    labels = []
+    for rec, many in zip(table.to_dict("records"), per_contract, strict=False):
+        title = str(rec["title"])
+        if rec["choice"] == "best":
+            labels.append(f"{title} (best: {trump_symbol(rec['trump'])})")
+        elif rec["choice"] == "any":
+            labels.append(f"{title} (any partner)")
+        elif many == 1:
+            labels.append(title)
+        else:
+            text = f"{title} {trump_symbol(rec['trump'])}"
+            if rec["partner"]:
+                text += f", {rec['partner']}"
+            labels.append(text)
+    return labels
+
+
+def _heading(advice: AdviceView) -> str:
+    parts = str(advice.hand).split(".")
+    hand = "  ".join(f"{SUIT_SYMBOLS[i]}{p or '-'}" for i, p in enumerate(parts))
+    turnup = (
+        "no turn-up"
+        if advice.turnup is None
+        else f"turn-up {card_str(advice.turnup, symbols=True)}"
+    )
+    over = f", over {advice.over}" if advice.over else ""
+    return f"{hand}    {advice.seat}, {turnup}, {advice.rules.name} rules{over}"
+
+
+def _finite(values: Any) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    return np.where(np.isfinite(arr), arr, np.nan)
+
+
+def _whiskers(mid: float, low: float, high: float) -> list[list[float]]:
+    """Error-bar lengths below and above ``mid`` (never negative: rounding can cross ``mid``)."""
+    return [[max(mid - low, 0.0)], [max(high - mid, 0.0)]]
+
+
+def advice_chart(
+    advice: AdviceView,
+    ax: Axes | Sequence[Axes] | None = None,
+    *,
+    candidates_only: bool = False,
+    title: str | None = None,
+) -> Figure:
+    """The advice as a chart: chance of making and expected units of every contract option.
+
+    Parameters
+    ----------
+    advice : Advice
+        The result of :func:`~solo_analysis.advice.advise`.
+    ax : Axes or pair of Axes, optional
+        Where to draw.  ``None``: a new figure with two panels side by side (chance of making,
+        expected units).  A pair: those two panels.  One Axes: the chance of making as bars and
+        the expected units as markers on a second x axis (``ax.twiny()``) above it.
+    candidates_only : bool, default False
+        Show only the row that stands for each contract (``table.candidate``), not the
+        per-suit / per-partner rows behind a "best" or "any" row.
+    title : str, optional
+        Figure title; default: the hand, seat, turn-up and rule set.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    PlotError
+        If ``ax`` is neither an Axes nor a pair of them, or the advice has no rows.
+
+    Notes
+    -----
+    The recommendation is the dark bar (diamond marker) with a bold label, the other allowed
+    options are hatched white bars (open circles), and options not allowed because they do not
+    rank above ``advice.over`` are grey (crosses).  Whiskers are 95 % intervals; the dotted line
+    at 0 units is passing.
+    """
+    table = advice.table
+    if candidates_only:
+        table = table[table["candidate"]]
+    if table.empty:
+        raise PlotError("the advice has no contract rows to plot")
+    all_labels = dict(zip(advice.table["row"], _row_labels(advice.table), strict=False))
+    best_row = None if advice.recommended is None else int(advice.recommended["row"])
+    n = len(table)
+    y = np.arange(n, dtype=float)
+
+    with style():
+        if ax is None:
+            fig = Figure(figsize=(8.0, 1.4 + 0.32 * n), layout="constrained")
+            ax_p, ax_e = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [1.15, 1.0]})
+            offsets = (0.0, 0.0)
+        elif isinstance(ax, Sequence) and not isinstance(ax, str):
+            if len(ax) != 2:
+                raise PlotError(f"ax must be one Axes or a pair of Axes, got {len(ax)} of them")
+            ax_p, ax_e = ax
+            fig = ax_p.figure.figure
+            offsets = (0.0, 0.0)
+        elif hasattr(ax, "twiny"):
+            ax_p = ax
+            ax_e = ax.twiny()
+            fig = ax_p.figure.figure
+            offsets = (0.15, -0.18)  # bars a little below, markers a little above the row line
+        else:
+            raise PlotError(
+                f"ax must be a matplotlib Axes or a pair of them, got {type(ax).__name__}"
+            )
+
+        recs = table.to_dict("records")
+        looks = [
+            _BEST if r["row"] == best_row else (_OTHER if r["allowed"] else _BARRED) for r in recs
+        ]
+        p = _finite(table["p_make"])
+        lo, hi = _finite(table["ci_low"]), _finite(table["ci_high"])
+        ev, ev_lo, ev_hi = (
+            _finite(table["ev_units"]),
+            _finite(table["ev_low"]),
+            _finite(table["ev_high"]),
+        )
+        bar_height = 0.62 if offsets[0] == 0 else 0.4
+        for i, look in enumerate(looks):
+            y_bar, y_mark = y[i] + offsets[0], y[i] + offsets[1]
+            ax_p.barh(
+                y_bar,
+                p[i],
+                height=bar_height,
+                color=look.face,
+                hatch=look.hatch,
+                edgecolor=look.edge,
+                linewidth=0.8,
+                zorder=2,
+            )
+            ax_p.errorbar(
+                p[i],
+                y_bar,
+                xerr=_whiskers(p[i], lo[i], hi[i]),
+                fmt="none",
+                ecolor=look.edge,
+                elinewidth=1.0,
+                capsize=3,
+                zorder=3,
+            )
+            if math.isfinite(p[i]):
+                ax_p.text(
+                    min(hi[i], 1.0) + 0.02,
+                    y_bar,
+                    f"{100 * p[i]:.0f}%",
+                    va="center",
+                    ha="left",
+                    fontsize=7.5,
+                    color=look.text,
+                )
+            ax_e.errorbar(
+                ev[i],
+                y_mark,
+                xerr=_whiskers(ev[i], ev_lo[i], ev_hi[i]),
+                fmt=look.marker,
+                markersize=look.marker_size,
+                markerfacecolor=look.marker_face,
+                markeredgecolor=look.edge,
+                ecolor=look.edge,
+                elinewidth=1.0,
+                capsize=3,
+                zorder=3,
+            )
+        ax_p.set_xlim(0, 1.16)
+        ax_p.set_xticks(np.linspace(0, 1, 6))
+        ax_p.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax_p.set_xlabel("chance of making (95% Wilson interval)")
+
+        ax_e.axvline(0.0, color="0.3", linestyle=":", linewidth=1.0, zorder=1)
+        ax_e.set_xlabel("expected units (95% interval); dotted line: pass")
+
+        ax_p.set_yticks(y)
+        ax_p.set_yticklabels([all_labels[r] for r in table["row"]])
+        for tick, rec, look in zip(ax_p.get_yticklabels(), recs, looks, strict=False):
+            tick.set_color(look.text)
+            if rec["row"] == best_row:
+                tick.set_fontweight("bold")
+            if rec["choice"] != "fixed":
+                tick.set_fontstyle("italic")
+        ax_p.set_ylim(n - 0.5, -0.5)
+        if ax_e is not ax_p and offsets[0] == 0.0:
+            ax_e.tick_params(axis="y", left=False)
+        ax_p.grid(axis="y", visible=False)
+        ax_e.grid(axis="y", visible=False)
+
+        shown = [look for look in (_BEST, _OTHER, _BARRED) if look in looks or look is not _BARRED]
+        handles = [
+            Patch(facecolor=k.face, hatch=k.hatch, edgecolor=k.edge, label=k.label) for k in shown
+        ]
+        if ax is None:
+            fig.suptitle(title if title is not None else _heading(advice), fontsize=9.5)
+            # the footnote is the legend's title: one artist, so the layout never overlaps them
+            legend = fig.legend(
+                handles=handles,
+                loc="outside lower center",
+                ncols=len(handles),
+                title=f"{advice.samples} deals (seed {advice.seed}); {advice.play_note}",
+                title_fontsize=6.5,
+            )
+            legend.get_title().set_color("0.3")
+        else:
+            ax_p.legend(handles=handles, loc="lower right")
+            if title is not None:
+                ax_p.set_title(title)
+    return fig
+
+
+def _select_rows(advice: AdviceView, dist: pd.DataFrame, rows: Any) -> list[int]:
+    present = list(dict.fromkeys(int(r) for r in dist["row"]))
+    if rows is None:
+        return present
+    items = [rows] if isinstance(rows, (str, int, np.integer)) else list(rows)
+    chosen: list[int] = []
+    for item in items:
+        if isinstance(item, str):
+            hits = [r for r in present if dist.loc[dist["row"] == r, "contract"].iloc[0] == item]
+            if not hits:
+                names = sorted(set(advice.table["contract"]))
+                raise PlotError(
+                    f"no trick counts for contract {item!r}; contracts: {', '.join(names)}"
+                )
+            chosen.extend(hits)
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            if int(item) not in present:
+                raise PlotError(f"no trick counts for row {item!r}; rows with counts: {present}")
+            chosen.append(int(item))
+        else:
+            raise PlotError(f"rows must be table row numbers or contract names, got {item!r}")
+    return list(dict.fromkeys(chosen))
+
+
+def tricks_chart(
+    advice: AdviceView,
+    rows: int | str | Iterable[int | str] | None = None,
+    *,
+    ncols: int = 3,
+    ax: Axes | None = None,
+) -> Figure:
+    """Trick-count distribution of each contract option whose tricks were counted.
+
+    Parameters
+    ----------
+    advice : Advice
+        An advice whose :attr:`~solo_analysis.advice.Advice.distribution` is not empty, i.e. run
+        with ``exact=True`` (CLI ``--exact``), or on contracts settled by the trick.
+    rows : int, str or iterable of them, optional
+        Table row numbers and/or contract names to show; default every row with counts.
+    ncols : int, default 3
+        Panels per line of the grid.
+    ax : Axes, optional
+        Draw a single row's distribution on this Axes (requires exactly one row).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    PlotError
+        No trick counts in the advice, an unknown or uncounted row / contract, ``ax`` given for
+        more than one row, or a bad ``ncols``.
+
+    Notes
+    -----
+    Dark bars: trick counts with which the contract makes; hatched white bars: it fails.  The
+    dashed line is the contract's boundary (its target; for misère, at most the target).
+    """
+    dist = advice.distribution
+    if dist.empty:
+        raise PlotError(
+            "no trick counts in this advice: "
+            "run advise(..., exact=True) (CLI: --exact) to count tricks"
+        )
+    chosen = _select_rows(advice, dist, rows)
+    if isinstance(ncols, bool) or not isinstance(ncols, (int, np.integer)) or ncols < 1:
+        raise PlotError(f"ncols must be an int >= 1, got {ncols!r}")
+    if ax is not None and len(chosen) != 1:
+        raise PlotError(f"ax draws one row's distribution, but {len(chosen)} rows were selected")
+    labels = dict(zip(advice.table["row"], _row_labels(advice.table), strict=False))
+    table = advice.table.set_index("row")
+    tricks = np.arange(14)
+
+    with style():
+        if ax is None:
+            cols = min(int(ncols), len(chosen))
+            lines = math.ceil(len(chosen) / cols)
+            fig = Figure(figsize=(2.9 * cols, 0.6 + 1.9 * lines), layout="constrained")
+            grid = fig.subplots(lines, cols, squeeze=False).ravel()
+            for extra in grid[len(chosen) :]:
+                extra.set_visible(False)
+            axes = list(grid[: len(chosen)])
+        else:
+            fig = ax.figure.figure
+            axes = [ax]
+            ax.set_xlabel("declarer side's tricks (double-dummy)")
+        for a, r in zip(axes, chosen, strict=False):
+            part = dist[dist["row"] == r].set_index("tricks").reindex(tricks)
+            share = part["share"].fillna(0.0).to_numpy(dtype=float)
+            rec = table.loc[r]
+            made = np.asarray(
+                advice.rules.contract(str(rec["contract"])).is_made(tricks), dtype=bool
+            )
+            a.bar(
+                tricks[made],
+                share[made],
+                width=0.8,
+                color=_BEST.face,
+                edgecolor="0.0",
+                linewidth=0.6,
+            )
+            a.bar(
+                tricks[~made],
+                share[~made],
+                width=0.8,
+                color="white",
+                hatch="////",
+                edgecolor="0.15",
+                linewidth=0.6,
+            )
+            edge = rec["target"] + 0.5 if rec["misere"] else rec["target"] - 0.5
+            a.axvline(edge, color="0.2", linestyle="--", linewidth=0.9)
+            p_make = float(rec["p_make"])  # type: ignore[arg-type]  # one row: a scalar
+            a.set_title(f"{labels[r].strip()}: makes {100 * p_make:.0f}%", loc="left")
+            a.set_xticks(range(0, 14, 2))
+            a.set_xlim(-0.6, 13.6)
+            a.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+            a.grid(axis="x", visible=False)
+        if ax is None:
+            fig.supxlabel(
+                "declarer side's tricks (double-dummy); dark bars: the contract makes, "
+                "hatched: it fails; dashed line: the target",
+                fontsize=8.5,
+            )
+            fig.suptitle(f"{_heading(advice)}; {advice.samples} deals", fontsize=9)
+    return fig

@@ -1,0 +1,97 @@
+"""What the reports read of an advice: the attributes of :class:`~solo_analysis.advice.Advice`.
+
+The reports are drawn from these attributes alone (a structural type), so this layer needs
+nothing from the advice's own modules, and an object from elsewhere with the same attributes
+(a loaded JSON document wrapped up, say) draws the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import pandas as pd
+
+from ..hand import Hand
+from ..rules import RuleSet
+
+__all__ = ["AdviceView"]
+
+
+class AdviceView(Protocol):
+    """The attributes of an advice that its text, HTML and charts show (all read-only)."""
+
+    @property
+    def hand(self) -> Hand:
+        """The player's 13 cards."""
+
+    @property
+    def seat(self) -> str:
+        """The player's seat in play order (eldest, second, third, dealer)."""
+
+    @property
+    def turnup(self) -> int | None:
+        """The turn-up card code (``None`` without one)."""
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set the contracts were settled under."""
+
+    @property
+    def samples(self) -> int:
+        """Deals sampled."""
+
+    @property
+    def seed(self) -> int:
+        """Seed of the deal stream."""
+
+    @property
+    def play_note(self) -> str:
+        """A one-line caveat of the play model."""
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per contract option."""
+
+    @property
+    def distribution(self) -> pd.DataFrame:
+        """The trick-count distributions (long form)."""
+
+    @property
+    def recommended(self) -> pd.Series | None:
+        """The table row of the recommendation (``None``: pass)."""
+
+    @property
+    def over(self) -> str | None:
+        """The highest bid so far (``None``: none)."""
+
+    @property
+    def tolerance(self) -> float | None:
+        """Target half-width of adaptive sampling (``None``: fixed samples)."""
+
+    @property
+    def converged(self) -> bool:
+        """Whether every reported interval is within the tolerance."""
+
+    @property
+    def stopped(self) -> str:
+        """Why sampling stopped."""
+
+    @property
+    def unresolved(self) -> int:
+        """Deals some question was given up on."""
+
+    @property
+    def max_question_positions(self) -> int | None:
+        """The search positions allowed per question (``None``: no cap)."""
+
+    @property
+    def max_seconds(self) -> float | None:
+        """The time limit of the run (``None``: none)."""
+
+    @property
+    def max_positions(self) -> int | None:
+        """The cap on the search positions of the run (``None``: none)."""
+
+    def summary(self) -> str:
+        """The recommendation in one line."""
+        ...

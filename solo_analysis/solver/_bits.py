@@ -1,0 +1,190 @@
+"""Shared pieces of the solver's kernels: lookup tables, popcounts, suit helpers, intrinsics.
+
+Encodings used by every kernel module (defined in :mod:`solo_analysis.cards`)
+---------------------------------------------------------------------------
+* card: ``suit * 13 + rank``; suit 0..3 = S H D C, rank 0..12 = 2..A, so within a suit a
+  larger code is a higher card.
+* hand: an int64 bitmask with bit ``card`` set (52 bits); the 13-bit mask of suit ``s`` is
+  ``(hand >> (13 * s)) & SUIT_MASK``.  A position is ``h: int64[4]``, one hand a seat,
+  seats 0..3 clockwise; play goes ``seat -> (seat + 1) & 3``.
+* trump: 0..3 = S H D C, :data:`~solo_analysis.cards.NT` (4) = no trump.
+* roles: ``maxer[seat]`` is 1 for the seats that try to *raise* the count, ``counted[seat]``
+  1 for the seats whose tricks are counted, ``wants[seat]`` 1 where the seat wants tricks.  A
+  normal contract has ``maxer == counted == wants == declarer side``; misère has ``maxer``
+  the defence, ``counted`` the declarer and ``wants`` all 0 (the defence tries to force the
+  declarer to win tricks, nobody wants tricks for himself).
+* search stack: ``st: int64[56, 32]``, one row a depth (one card played per depth), its
+  columns the ``ST_*`` constants below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir as _ir
+from numba import config, njit, types
+from numba.extending import intrinsic
+
+from ..cards import NT, SUIT_MASK
+
+POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)  # set bits
+SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
+RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
+# highest and lowest set bit of a 13-bit mask (0 for an empty mask)
+HIBIT = np.array([0] + [i.bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)
+LOWBIT = np.array([0] + [(i & -i).bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def pop52(x: int) -> int:
+    """Number of cards in a 52-bit hand mask."""
+    return (
+        POP13[x & SUIT_MASK]
+        + POP13[(x >> 13) & SUIT_MASK]
+        + POP13[(x >> 26) & SUIT_MASK]
+        + POP13[(x >> 39) & SUIT_MASK]
+    )
+
+
+@njit(cache=True, inline="always")
+def top_run(mine: int, live: int) -> int:
+    """Number of consecutive top cards of ``live`` (13-bit suit mask) held in ``mine``."""
+    n = 0
+    r = 12
+    while r >= 0:
+        b = 1 << r
+        if live & b:
+            if mine & b:
+                n += 1
+            else:
+                break
+        r -= 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def top_cards_mask(live_s, k, base):
+    """Bitmask (52-bit) of the top ``k`` live cards of one suit."""
+    m = 0
+    r = 12
+    while r >= 0 and k > 0:
+        if live_s & (1 << r):
+            m |= 1 << (base + r)
+            k -= 1
+        r -= 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def top_run_mask(mine, live_s, base):
+    """Bitmask (52-bit) of the consecutive top live cards of one suit held in ``mine``."""
+    m = 0
+    r = 12
+    while r >= 0:
+        b = 1 << r
+        if live_s & b:
+            if mine & b:
+                m |= 1 << (base + r)
+            else:
+                break
+        r -= 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def opponents_hold_trumps(h, trump, maxer, side):
+    """True if a seat not on ``side`` holds a trump (always False in no trump)."""
+    found = False
+    if trump < NT:
+        for o in range(4):
+            if maxer[o] != side and (h[o] >> (13 * trump)) & SUIT_MASK:
+                found = True
+    return found
+
+
+@njit(cache=True, inline="always")
+def opponent_can_ruff(h, s, trump, maxer, side):
+    """True if an opponent of ``side`` is void in side suit ``s`` and holds trumps."""
+    if trump >= NT or s == trump:
+        return False
+    for o in range(4):
+        if (
+            maxer[o] != side
+            and ((h[o] >> (13 * s)) & SUIT_MASK) == 0
+            and ((h[o] >> (13 * trump)) & SUIT_MASK) != 0
+        ):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# intrinsics (LLVM code written by hand), with plain-Python stand-ins for NUMBA_DISABLE_JIT=1
+
+if config.DISABLE_JIT:
+
+    def borrow(arr):
+        """The array itself (no reference counts to avoid without numba)."""
+        return arr
+
+    def next_task(counter):
+        """Return ``counter[0]`` and add 1 to it (one thread runs the tasks without numba)."""
+        i = counter[0]
+        counter[0] += 1
+        return i
+
+else:
+
+    @intrinsic
+    def borrow(typingctx, arr):
+        """The same array with no reference count to keep (a NULL meminfo): a borrowed view.
+
+        numba counts references to an array at run time, with atomic operations, wherever a
+        function or an inlined helper takes it.  The search works on borrowed views of its
+        arrays, which its caller keeps alive, so that those counts become tests of a NULL
+        pointer.
+        """
+
+        def codegen(context, builder, sig, args):
+            val = args[0]
+            return builder.insert_value(val, _ir.Constant(val.type.elements[0], None), 0)
+
+        return arr(arr), codegen
+
+    @intrinsic
+    def next_task(typingctx, counter):
+        """Atomically add 1 to ``counter[0]`` (an int64 array) and return its value before.
+
+        The workers of :func:`~._kernels.solve_many` take their tasks one at a time from a
+        shared counter, so a worker that drew short tasks takes over more of them while
+        another works through a long one (numba splits a ``prange`` into fixed blocks up
+        front).
+        """
+
+        def codegen(context, builder, sig, args):
+            ary = context.make_array(sig.args[0])(context, builder, args[0])
+            one = _ir.Constant(_ir.IntType(64), 1)
+            return builder.atomic_rmw("add", ary.data, one, "monotonic")
+
+        return types.int64(counter), codegen
+
+
+# ---------------------------------------------------------------------------
+# columns of the search stack ``st`` (int64, shape (56, 32)): row d describes depth d
+ST_NPL = 0  # cards already played to the current trick
+ST_LEADER = 1  # seat that led the current trick
+ST_LED = 2  # suit led (-1 at a trick boundary)
+ST_WC = 3  # card winning the trick so far; at a boundary: the last trick's winner
+ST_WS = 4  # seat winning the trick so far
+ST_TMASK = 5  # cards played to the current trick
+ST_NEED = 6  # counted tricks still needed from here
+ST_SEAT = 7  # seat to play
+ST_NM = 8  # number of generated moves
+ST_NEXT = 9  # next move to try
+ST_SLOT = 10  # transposition-table bucket (boundary positions still to be stored) or -1
+ST_CARD = 11  # card being tried
+ST_REL = 12  # relevant cards (52-bit) gathered from the children searched
+ST_LENS = 13  # hand-suit lengths of a boundary position (4 bits each, see _table.tt_key)
+ST_SEQ = 14  # 14..17: owner sequence of each suit's live cards (see _table.suit_seq)
+ST_NLIVE = 18  # 18..21: live cards in each suit
+ST_LW = 22  # 4 bits a suit: moves of the mover below this rank are skipped (15: none)
+ST_KEY = 23  # table key of a boundary position (see _table.tt_key)
+ST_SIG = 24  # owners of each suit's top two live cards at a boundary (see _table)

@@ -1,0 +1,470 @@
+"""Bounds of the search: questions it can answer without searching a position's moves.
+
+At a trick boundary (the side on lead to play): quick tricks (:func:`quick_tricks`), one
+sure trick on lead in a trump contract (:func:`sure_lead`), sure trump tricks
+(:func:`sure_trumps`), the all-tricks bound (:func:`all_tricks_bound`), and for misère at no
+trump the declarer's safety (:func:`misere_safe`) and a forced win (:func:`misere_forced`).
+At the second card of a trick at no trump: the second hand's sure tricks
+(:func:`second_hand_nt`).  After every move of a position failed: the cards its result came
+to depend on through the runs of equivalent cards it searched (:func:`straddling_runs`).
+
+Each bound returns, with its answer, ``relevant``: a 52-bit mask of the cards whose owners
+its answer relies on (the table stores the result under those cards' pattern, see
+:mod:`._table`).  A bound relies on as few cards as it can: none in a suit nobody else
+holds, where any card is the top card.  Encodings: see :mod:`._bits`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import NT, SUIT_MASK
+from ._bits import (
+    HIBIT,
+    LOWBIT,
+    POP13,
+    opponent_can_ruff,
+    opponents_hold_trumps,
+    pop52,
+    top_cards_mask,
+    top_run,
+    top_run_mask,
+)
+
+
+@njit(cache=True)
+def _own_quick_tricks(h, hand_seat, trump, live, maxer):
+    """Tricks ``hand_seat`` can take at once on lead by cashing its own top cards.
+
+    Per suit, the top run; where it is at least as long as every other hand's holding,
+    the whole suit (the others are out of it by then; in a side suit of a trump
+    contract only if no opponent holds trumps).  Side suits of a trump contract are
+    capped by the length of every opponent who holds trumps (he could ruff once void).
+    Returns ``(tricks, relevant, suits)``: ``relevant`` the 52-bit mask of the top cards the
+    count relies on (none in a suit nobody else holds), ``suits`` a bit for each suit counted.
+    """
+    hand = h[hand_seat]
+    side = maxer[hand_seat]
+    opp_trumps = opponents_hold_trumps(h, trump, maxer, side)
+    trump_tricks = 0
+    side_tricks = 0
+    rel = 0
+    suits = 0
+    for s in range(4):
+        m = (hand >> (13 * s)) & SUIT_MASK
+        if m == 0:
+            continue
+        ls = (live >> (13 * s)) & SUIT_MASK
+        k = top_run(m, ls)
+        if k == 0:
+            continue
+        longest_other = 0
+        for o in range(4):
+            if o != hand_seat:
+                lo = POP13[(h[o] >> (13 * s)) & SUIT_MASK]
+                if lo > longest_other:
+                    longest_other = lo
+        top = k  # the top cards the count relies on
+        if k >= longest_other and (s == trump or not opp_trumps):
+            k = POP13[m]
+            top = longest_other  # once the others are out, the rest of the suit wins too
+        elif trump < NT and s != trump:
+            for o in range(4):
+                if maxer[o] == side:
+                    continue
+                if (h[o] >> (13 * trump)) & SUIT_MASK:
+                    lo = POP13[(h[o] >> (13 * s)) & SUIT_MASK]
+                    if lo < k:
+                        k = lo
+            top = k
+        if k > 0:
+            suits |= 1 << s
+            if s == trump:
+                trump_tricks += k
+            else:
+                side_tricks += k
+            if top > 0:  # in a suit nobody else holds the ranks do not matter
+                rel |= top_cards_mask(ls, top, 13 * s)
+    if trump < NT and side_tricks > 0:
+        # A team-mate holding only trumps must ruff a side-suit winner and take the
+        # lead: one with f other cards lets at most f + 1 of them be cashed in a row.
+        for o in range(4):
+            if o == hand_seat or maxer[o] != side or ((h[o] >> (13 * trump)) & SUIT_MASK) == 0:
+                continue
+            free = pop52(h[o]) - POP13[(h[o] >> (13 * trump)) & SUIT_MASK]
+            if side_tricks > free + 1:
+                side_tricks = free + 1
+    return trump_tricks + side_tricks, rel, suits
+
+
+@njit(cache=True)
+def quick_tricks(h, leader, trump, live, maxer):
+    """Tricks the side on lead can take at once (a lower bound).
+
+    The largest of: the leader cashing his own top cards; the leader crossing to a
+    team-mate who holds the top card of a suit the leader can lead (and no opponent
+    can ruff it) and the team-mate cashing his; and, when no opponent holds a trump,
+    both in turn (the leader's winners, then the crossing, then the team-mate's), if
+    the team-mate has enough cards outside the suits he cashes to follow or discard
+    through the leader's run.  Returns ``(tricks, relevant)``.
+    """
+    best, rel, _ = _own_quick_tricks(h, leader, trump, live, maxer)
+    own = best
+    own_rel = rel
+    side = maxer[leader]
+    hand = h[leader]
+    combine = not opponents_hold_trumps(h, trump, maxer, side)
+    etop = 0
+    for p in range(4):
+        if p == leader or maxer[p] != side:
+            continue
+        entry = False
+        for s in range(4):
+            if ((hand >> (13 * s)) & SUIT_MASK) == 0:
+                continue
+            ls = (live >> (13 * s)) & SUIT_MASK
+            if ls == 0:
+                continue
+            top = 12
+            while not (ls >> top) & 1:
+                top -= 1
+            if not (h[p] >> (13 * s + top)) & 1:
+                continue
+            if not opponent_can_ruff(h, s, trump, maxer, side):
+                entry = True
+                etop = 13 * s + top
+                break
+        if entry:
+            t, r, cashed = _own_quick_tricks(h, p, trump, live, maxer)
+            if t > best:
+                best = t
+                rel = r
+            if combine and t > 0 and own > 0:
+                # cash the leader's winners, cross in ``e`` and cash the team-mate's: sound
+                # when nobody on the other side can ruff, and the team-mate can follow or
+                # discard through the leader's run without giving up a card of a suit he
+                # cashes
+                busy = 0
+                for s in range(4):
+                    ps_ = (h[p] >> (13 * s)) & SUIT_MASK
+                    if ps_ and (cashed >> s) & 1:
+                        busy += POP13[ps_]
+                if pop52(h[p]) - busy >= own and own + t > best:
+                    best = own + t
+                    if best > pop52(hand):
+                        best = pop52(hand)
+                    rel = own_rel | r | (np.int64(1) << etop)
+    return best, rel
+
+
+@njit(cache=True)
+def sure_trumps(h, trump, side, want_side, live):
+    """Sure trump tricks of the seats with ``side == want_side``.
+
+    One hand's trumps go to different tricks, and a trump of that hand loses its
+    trick only to a higher trump of the other side, each of which can beat one of
+    them.  So if the hand's ``j`` highest trumps have only ``c`` trumps of the other
+    side above the ``j``-th, at least ``j - c`` of them win (the side takes at least
+    that many tricks).  Returns ``(tricks, relevant)``, ``relevant`` the live trumps
+    from the top down to the deciding one.
+    """
+    lt = (live >> (13 * trump)) & SUIT_MASK
+    theirs = 0
+    for o in range(4):
+        if side[o] != want_side:
+            theirs |= (h[o] >> (13 * trump)) & SUIT_MASK
+    best = 0
+    low = 13
+    for o in range(4):
+        if side[o] != want_side:
+            continue
+        mine = (h[o] >> (13 * trump)) & SUIT_MASK
+        if mine == 0:
+            continue
+        c = 0
+        j = 0
+        r = 12
+        while r >= 0:
+            b = 1 << r
+            if theirs & b:
+                c += 1
+            elif mine & b:
+                j += 1
+                if j - c > best:
+                    best = j - c
+                    low = r
+            r -= 1
+    rel = 0
+    if best > 0 and theirs != 0:  # against no trumps any trump wins: ranks do not matter
+        rel = (lt & ~((1 << low) - 1)) << (13 * trump)
+    return best, rel
+
+
+@njit(cache=True, inline="always")
+def _lone_declarer(counted):
+    """The one seat whose tricks count (a misère declarer), or -1 if none or several."""
+    dcl = -1
+    for o in range(4):
+        if counted[o]:
+            if dcl >= 0:
+                return -1
+            dcl = o
+    return dcl
+
+
+@njit(cache=True)
+def misere_safe(h, leader, counted, live):
+    """True if the (single, counted) declarer can never again be forced to win a trick.
+
+    No trump only.  Sufficient condition: in every suit, all the declarer's cards are
+    below all the other hands' cards (or the others hold none), and if the declarer
+    is on lead he has a suit the others hold (so he loses the lead and never regains
+    it: every later trick is led by another hand and won above him, or he discards).
+    Returns ``(safe, relevant)``.
+    """
+    dcl = _lone_declarer(counted)
+    if dcl < 0:
+        return False, 0
+    mine = h[dcl]
+    others = live & ~mine
+    can_lose_lead = False
+    rel = 0
+    for s in range(4):
+        ds = (mine >> (13 * s)) & SUIT_MASK
+        if ds == 0:
+            continue
+        os_ = (others >> (13 * s)) & SUIT_MASK
+        if os_ == 0:
+            continue
+        if (ds >> LOWBIT[os_]) != 0:
+            return False, 0
+        can_lose_lead = True
+        # the declarer's highest card: the pattern then fixes every card above it as another
+        # hand's, and with the lengths (the table's key) all of theirs are above all of his
+        rel |= np.int64(1) << (13 * s + HIBIT[ds])
+    if leader == dcl and not can_lose_lead:
+        return False, 0
+    return True, rel
+
+
+@njit(cache=True)
+def misere_forced(h, leader, counted, live):
+    """True if the defence, on lead, can make the (single, counted) declarer win this trick.
+
+    No trump.  The leader leads his lowest card of a suit the declarer holds; the defenders
+    before the declarer play their lowest cards of it (or discard); if the declarer's lowest
+    card is above all of those, he wins the trick unless a defender after him must overtake
+    it: one who holds the suit but no card below the declarer's lowest.  If no such defender
+    exists, the declarer is forced to win.  Returns ``(forced, relevant)``: the suit's live
+    cards (the argument relies on who holds each of them; the table's key fixes the lengths).
+    """
+    dcl = _lone_declarer(counted)
+    if dcl < 0 or dcl == leader:
+        return False, 0
+    for s in range(4):
+        mine = (h[leader] >> (13 * s)) & SUIT_MASK
+        ds = (h[dcl] >> (13 * s)) & SUIT_MASK
+        if mine == 0 or ds == 0:
+            continue
+        w = LOWBIT[mine]
+        dmin = LOWBIT[ds]
+        forced = True
+        after = False
+        for j in range(1, 4):
+            o = (leader + j) & 3
+            if o == dcl:
+                if dmin < w:
+                    forced = False
+                    break
+                after = True
+                continue
+            os_ = (h[o] >> (13 * s)) & SUIT_MASK
+            if os_ == 0:
+                continue
+            lo = LOWBIT[os_]
+            if not after:
+                if lo > w:
+                    w = lo
+            elif lo > dmin:
+                forced = False
+                break
+        if forced:
+            return True, ((live >> (13 * s)) & SUIT_MASK) << (13 * s)
+    return False, 0
+
+
+@njit(cache=True)
+def all_tricks_bound(h, live, maxer, need, rem):
+    """A side that needs every remaining trick, at no trump or with no trumps left.
+
+    It never lets the other side win a trick, so it never wins one in a suit whose top card
+    the other side holds (the holder plays it when the suit is led); its tricks come from
+    the suits whose top card it holds, at most the longest of its holdings in each (every
+    trick of a suit takes a card of that suit from each of its hands that has one).  If
+    those cannot supply the tricks left, it fails (DDS's "later tricks" bound).  The result
+    relies on the other side's top cards (none in a suit nobody else holds: any card of
+    it is the top) and the lengths, which are the table's key.  ``maxer`` needs every trick
+    when ``need == rem``, the other side when ``need == 1``.  Returns ``(decided, value,
+    relevant)``.
+    """
+    sum_max = 0
+    sum_min = 0
+    rel_max = 0
+    rel_min = 0
+    for s in range(4):
+        ls = (live >> (13 * s)) & SUIT_MASK
+        if ls == 0:
+            continue
+        top = HIBIT[ls]
+        bit = np.int64(1) << (13 * s + top)
+        holder = 0
+        for o in range(4):
+            if h[o] & bit:
+                holder = o
+        mm = 0
+        for o in range(4):
+            if maxer[o] == maxer[holder]:
+                ln = POP13[(h[o] >> (13 * s)) & SUIT_MASK]
+                if ln > mm:
+                    mm = ln
+        only = ((h[holder] >> (13 * s)) & SUIT_MASK) == ls
+        if maxer[holder]:
+            sum_max += mm
+            if not only:
+                rel_max |= bit
+        else:
+            sum_min += mm
+            if not only:
+                rel_min |= bit
+    if need == rem and sum_max < rem:
+        return True, False, rel_min
+    if need == 1 and sum_min < rem:
+        return True, True, rel_max
+    return False, False, 0
+
+
+@njit(cache=True, inline="always")
+def straddling_runs(hand, npl, led, rel, live):
+    """Cards to add to ``rel`` at a position where every move of the mover failed.
+
+    The moves searched stood for whole runs of equivalent cards (runs of ``live``,
+    which includes the cards of the current trick).  A stored pattern fixes the owners
+    of each suit's cards down to its lowest relevant card ``b``; below ``b`` another
+    position may split the mover's runs differently.  Runs lying wholly below ``b`` are
+    harmless (any of the mover's low cards stands for any other), but a run that holds
+    ``b`` and goes on below it would leave its lower cards unaccounted for: its lowest
+    card becomes relevant too.  Returns the 52-bit mask of those lowest cards.
+    """
+    if npl > 0 and (hand >> (13 * led)) & SUIT_MASK:
+        legal = hand & (SUIT_MASK << (13 * led))
+    else:
+        legal = hand
+    out = 0
+    for s in range(4):
+        m = (legal >> (13 * s)) & SUIT_MASK
+        if m == 0:
+            continue
+        rs = (rel >> (13 * s)) & SUIT_MASK
+        if rs == 0:
+            continue
+        b = rs & -rs
+        if (m & b) == 0:
+            continue
+        ls = (live >> (13 * s)) & SUIT_MASK
+        last = b
+        x = b >> 1
+        while x:
+            if ls & x:
+                if m & x:
+                    last = x
+                else:
+                    break
+            x >>= 1
+        if last != b:
+            out |= last << (13 * s)
+    return out
+
+
+@njit(cache=True, inline="always")
+def second_hand_nt(h, leader, led, wc, maxer, cut):
+    """At no trump, at the second card of a trick: tricks the second hand's side surely takes.
+
+    The side wins this trick if one of its hands still to play (the second hand, or a
+    team-mate after it) holds the highest card of the led suit among the hands still to
+    play, above the card led; that hand then leads, and cashes its top runs (what is left of
+    the led suit's and every other suit's; the cards the others play to this trick can only
+    lengthen them).  Counts until ``cut``, the tricks that settle the question, and needs
+    the runs only when ``cut > 1`` (stopping early keeps the relevant cards few).  Returns
+    ``(tricks, relevant)``, 0 if the trick is not sure or ``cut`` out of reach.
+    """
+    x = (leader + 1) & 3
+    p3 = (leader + 2) & 3
+    p4 = (leader + 3) & 3
+    base = 13 * led
+    rest = ((h[x] | h[p3] | h[p4]) >> base) & SUIT_MASK
+    if rest == 0:
+        return 0, 0
+    r = HIBIT[rest]
+    t = base + r
+    if t < wc:
+        return 0, 0
+    if (h[x] >> t) & 1:
+        w = x
+    elif (h[p3] >> t) & 1:
+        w = p3
+    else:
+        w = p4
+    if maxer[w] != maxer[x]:
+        return 0, 0
+    tricks = 1
+    rel = np.int64(1) << t
+    if cut > 1:
+        if cut > pop52(h[w]):
+            return 0, 0
+        live = h[0] | h[1] | h[2] | h[3]
+        for s in range(4):
+            ls = (live >> (13 * s)) & SUIT_MASK
+            m = (h[w] >> (13 * s)) & SUIT_MASK
+            if s == led:
+                ls &= ~(1 << r)
+                m &= ~(1 << r)
+            if m == 0 or ls == 0:
+                continue
+            k = top_run(m, ls)
+            if k > 0:
+                tricks += k
+                if ls != m:  # a suit nobody else holds: the ranks do not matter
+                    rel |= top_run_mask(m, ls, 13 * s)
+                if tricks >= cut:
+                    break
+    return tricks, rel
+
+
+@njit(cache=True, inline="always")
+def sure_lead(h, leader, trump, maxer):
+    """A card that surely wins the trick the side on lead leads to now (or -1).
+
+    The top card of a suit held by the leader's side, when the leader holds a card of that
+    suit and no opponent can ruff it (void in the suit and holding trumps).
+    """
+    side = maxer[leader]
+    ours = 0
+    theirs = 0
+    for o in range(4):
+        if maxer[o] == side:
+            ours |= h[o]
+        else:
+            theirs |= h[o]
+    for s in range(4):
+        if ((h[leader] >> (13 * s)) & SUIT_MASK) == 0:
+            continue
+        c = 13 * s + HIBIT[((ours | theirs) >> (13 * s)) & SUIT_MASK]
+        if not (ours >> c) & 1:
+            continue
+        if s != trump and opponent_can_ruff(h, s, trump, maxer, side):
+            continue
+        if ((theirs >> (13 * s)) & SUIT_MASK) == 0:
+            return 52  # nobody else can follow: the ranks do not matter
+        return c
+    return -1

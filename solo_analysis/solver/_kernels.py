@@ -1,0 +1,373 @@
+"""Entry kernels of the solver: what :mod:`.single` and :mod:`.batch` call.
+
+Encodings (cards, hands, trumps and roles: see :mod:`._bits`)
+-------------------------------------------------------------
+* ``hands: int64[4]``: a position, one hand mask a seat; ``masks: int64[n, 4]`` a deal a row.
+* ``declarers_mask``: the declarer side as a bitmask, bit ``seat`` set for each declarer;
+  :func:`roles` turns it (and ``misere``) into the ``maxer``, ``counted`` and ``wants``
+  arrays of the search.
+* ``target``: -1 asks for the declarer side's tricks, ``t >= 0`` the yes/no question
+  "the side takes at least ``t``" (misère: "the declarer takes at most ``t``").
+* an answer: the tricks, or 1/0 for a ``target`` question, or -1 where the search passed
+  its limit.
+* ``limit``: the most positions one answer may search (:data:`NO_LIMIT`: none);
+  ``positions = [count, limit, boundaries]`` the counters of :func:`._search.search`
+  (:func:`budget`).
+* ``tt = (info, index)``: a transposition table (:mod:`._table`); ``moves`` and ``scores``
+  ``int64[56, 16]`` the move lists of the search (:mod:`._moves`).  :func:`new_tables`
+  allocates one of each a worker.
+* the trick at the root: ``npl`` cards played to it (0 at a trick boundary), suit ``led``
+  led (-1 at a boundary), ``win_card`` winning it so far for ``win_seat`` (-1 at a
+  boundary), ``trick_mask`` the cards played (already taken out of ``hands``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ._bits import next_task, pop52
+from ._search import search
+from ._table import TT_WAYS
+
+#: the limit on positions that means none (far more than any search takes)
+NO_LIMIT = 2**62
+
+
+@njit(cache=True)
+def roles(declarers_mask, misere):
+    """maxer, counted, wants arrays for a declarer-side bitmask (bit seat)."""
+    maxer = np.zeros(4, dtype=np.int64)
+    counted = np.zeros(4, dtype=np.int64)
+    wants = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        dec = (declarers_mask >> s) & 1
+        counted[s] = dec
+        if misere:
+            maxer[s] = 1 - dec
+            wants[s] = 0
+        else:
+            maxer[s] = dec
+            wants[s] = 1
+    return maxer, counted, wants
+
+
+@njit(cache=True)
+def _can_make(
+    h, trump, leader, maxer, counted, wants, normal, need, tt, moves, scores, hist, positions
+):
+    """One zero-window search from a trick boundary (see :func:`._search.search`)."""
+    info, index = tt
+    st = np.empty((56, 32), dtype=np.int64)
+    return search(
+        h,
+        leader,
+        need,
+        trump,
+        maxer,
+        counted,
+        wants,
+        normal,
+        info,
+        index,
+        moves,
+        scores,
+        st,
+        hist,
+        0,
+        -1,
+        -1,
+        -1,
+        0,
+        positions,
+    )
+
+
+@njit(cache=True)
+def _new_history():
+    """Move-ordering memory of one solve (``hist``, see :mod:`._moves`).
+
+    Rows 0-3 the history score of each seat's cards (cut-offs by a move other than the
+    first, weighted by depth), row 4 the killer lead (card + 1, 0 for none) of each depth.
+    """
+    return np.zeros((5, 56), dtype=np.int64)
+
+
+@njit(cache=True)
+def budget(limit):
+    """The counters ``[count, limit, boundaries]`` of a search of at most ``limit`` positions."""
+    positions = np.zeros(3, dtype=np.int64)
+    positions[1] = limit
+    return positions
+
+
+@njit(cache=True)
+def solve_position(hands, trump, leader, declarers_mask, misere, target, tt, moves, scores, limit):
+    """Solve one position given as ``hands: int64[4]`` bitmasks.
+
+    Returns the declarer side's trick count under perfect play when ``target < 0``;
+    otherwise 1 or 0: normal contracts "side takes >= target", misère "declarer
+    takes <= target".  Returns -1 if the search needed more than ``limit`` positions
+    (in all, over the searches one answer takes).
+    """
+    return solve_counted(
+        hands, trump, leader, declarers_mask, misere, target, tt, moves, scores, budget(limit)
+    )
+
+
+@njit(cache=True)
+def solve_counted(
+    hands, trump, leader, declarers_mask, misere, target, tt, moves, scores, positions
+):
+    """:func:`solve_position` with the counters ``positions`` (see :func:`budget`) given."""
+    # The table's fill counters say which ways hold this solve's entries: reset them, so
+    # that the entries of the deals a worker solved before are never read, and the search,
+    # its size and so a limit's outcome depend on this deal alone.
+    tt[1][:, 0] = 0
+    h = hands.copy()
+    maxer, counted, wants = roles(declarers_mask, misere)
+    normal = not misere
+    n = pop52(h[0])
+    hist = _new_history()
+    if target >= 0:
+        if misere:
+            # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
+            ok = not _can_make(
+                h,
+                trump,
+                leader,
+                maxer,
+                counted,
+                wants,
+                normal,
+                target + 1,
+                tt,
+                moves,
+                scores,
+                hist,
+                positions,
+            )
+        else:
+            ok = _can_make(
+                h,
+                trump,
+                leader,
+                maxer,
+                counted,
+                wants,
+                normal,
+                target,
+                tt,
+                moves,
+                scores,
+                hist,
+                positions,
+            )
+        if positions[0] > positions[1]:
+            return -1
+        return 1 if ok else 0
+    # exact count: largest t with "maxer can force counted >= t" (binary search)
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        ok = _can_make(
+            h, trump, leader, maxer, counted, wants, normal, mid, tt, moves, scores, hist, positions
+        )
+        if positions[0] > positions[1]:
+            return -1
+        if ok:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def count_positions(
+    hands,
+    trump,
+    leader,
+    declarers_mask,
+    misere,
+    target,
+    tt,
+    moves,
+    scores,
+    npl,
+    led,
+    win_card,
+    win_seat,
+    trick_mask,
+):
+    """``(answer, positions, boundaries)`` of one yes/no question (``target >= 0``), no limit.
+
+    The answer as :func:`solve_position` gives it, from a root that may lie inside a trick
+    (``npl`` cards of it played: see the module's encodings); the positions (card plays) the
+    search entered, and how many of them were trick boundaries, the root included if it is
+    one.  A diagnostic for benchmarks and tools.
+    """
+    positions = budget(NO_LIMIT)
+    tt[1][:, 0] = 0  # no entries of an earlier solve (see solve_counted)
+    h = hands.copy()
+    maxer, counted, wants = roles(declarers_mask, misere)
+    info, index = tt
+    st = np.empty((56, 32), dtype=np.int64)
+    ok = search(
+        h,
+        leader,
+        target + 1 if misere else target,
+        trump,
+        maxer,
+        counted,
+        wants,
+        not misere,
+        info,
+        index,
+        moves,
+        scores,
+        st,
+        _new_history(),
+        npl,
+        led,
+        win_card,
+        win_seat,
+        trick_mask,
+        positions,
+    )
+    if misere:
+        # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
+        ok = not ok
+    return ok, positions[0], positions[2]
+
+
+@njit(cache=True)
+def solve_after_lead(hands, trump, leader, card, declarers_mask, misere, tt, moves, scores):
+    """Declarer side's tricks (perfect play) after ``leader`` leads ``card`` to the first trick."""
+    h = hands.copy()
+    bit = 1 << card
+    h[leader] ^= bit
+    maxer, counted, wants = roles(declarers_mask, misere)
+    normal = not misere
+    hist = _new_history()
+    info, index = tt
+    index[:, 0] = 0  # the table's fill counters: no entries of an earlier solve (see tt_probe)
+    st = np.empty((56, 32), dtype=np.int64)
+    n = pop52(hands[leader])
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if search(
+            h,
+            leader,
+            mid,
+            trump,
+            maxer,
+            counted,
+            wants,
+            normal,
+            info,
+            index,
+            moves,
+            scores,
+            st,
+            hist,
+            1,
+            card // 13,
+            card,
+            leader,
+            bit,
+            budget(NO_LIMIT),
+        ):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def codes_to_masks(deals):
+    """(n, 4, k) card codes -> (n, 4) int64 bitmasks."""
+    n = deals.shape[0]
+    k = deals.shape[2]
+    out = np.zeros((n, 4), dtype=np.int64)
+    for i in range(n):
+        for s in range(4):
+            m = 0
+            for j in range(k):
+                m |= 1 << np.int64(deals[i, s, j])
+            out[i, s] = m
+    return out
+
+
+def new_tables(workers: int, bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One transposition table and move workspace a worker, for :func:`solve_many`.
+
+    Returns ``(infos, indexes, moves, scores)``, each with a leading axis of ``workers``.
+    Allocated by numpy outside numba so that the zero pages are only touched where the
+    search writes (a zero-filling loop over every table costs more than small batches).
+    """
+    if bits < 9:
+        raise ValueError(f"a table of 2**{bits} entries is too small (at least 2**9)")
+    size = 1 << bits
+    return (
+        np.zeros((workers, size, 3), dtype=np.int64),
+        np.zeros((workers, size // TT_WAYS, TT_WAYS + 1), dtype=np.int64),
+        np.zeros((workers, 56, 16), dtype=np.int64),
+        np.zeros((workers, 56, 16), dtype=np.int64),
+    )
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def solve_many(
+    masks, deal, trump, leader, declarers_mask, misere, target, infos, indexes, moves, scores, limit
+):
+    """Solve tasks in parallel: the answers and positions of each task.
+
+    Task ``i`` is deal ``deal[i]`` of ``masks: int64[n, 4]`` with its own question
+    (``trump[i]``, ``leader[i]``, ``declarers_mask[i]``, ``misere[i]``, ``target[i]``, as for
+    :func:`solve_position`); returns the ``int8`` answers, -1 where over ``limit``, and the
+    ``int64`` positions each task searched.
+
+    The workers are the iterations of a ``prange`` over the tables of :func:`new_tables`, one
+    a worker (its own iteration index picks them, so no numba setting is read or changed):
+    each takes the tasks one at a time, in order, from a shared counter (:func:`next_task`)
+    until none is left.  A task starts by resetting its table's fill counters, so it never
+    reads another's entries: its answer and positions depend on its own question alone, not
+    on the worker or the number of workers.
+    """
+    n = deal.shape[0]
+    out = np.empty(n, dtype=np.int8)
+    work = np.empty(n, dtype=np.int64)
+    counter = np.zeros(1, dtype=np.int64)
+    for w in prange(infos.shape[0]):
+        while True:
+            i = next_task(counter)
+            if i >= n:
+                break
+            positions = budget(limit)
+            out[i] = solve_counted(
+                masks[deal[i]],
+                trump[i],
+                leader[i],
+                declarers_mask[i],
+                misere[i],
+                target[i],
+                (infos[w], indexes[w]),
+                moves[w],
+                scores[w],
+                positions,
+            )
+            work[i] = positions[0]
+    return out, work
+
+
+@njit(cache=True)
+def popcount_rows(masks):
+    """Number of distinct cards in each row of ``masks: int64[n, 4]`` (the union)."""
+    n = masks.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = pop52(masks[i, 0] | masks[i, 1] | masks[i, 2] | masks[i, 3])
+    return out

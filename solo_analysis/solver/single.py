@@ -1,0 +1,306 @@
+"""One deal at a time: :func:`solve`, :func:`solve_leads` and :func:`search_positions`.
+
+These run on the calling thread, each Python thread with its own transposition table (a
+:class:`threading.local` workspace), so several threads may call them at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import overload
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import SUIT_MASK, DeclarersLike, card_code, card_str, seat_str
+from ..deal import Deal
+from ..errors import CardError, DealError
+from . import _kernels
+from ._table import TT_BITS_DEFAULT
+from .question import Question
+
+__all__ = ["search_positions", "solve", "solve_leads"]
+
+
+class _Workspace(threading.local):
+    """A transposition table and move buffers of one Python thread."""
+
+    def __init__(self) -> None:
+        infos, indexes, moves, scores = _kernels.new_tables(1, TT_BITS_DEFAULT)
+        self.tt = (infos[0], indexes[0])
+        self.moves = moves[0]
+        self.scores = scores[0]
+
+
+_WORKSPACE = _Workspace()
+
+
+def _position(deal: Deal | str) -> tuple[Deal, npt.NDArray[np.int64]]:
+    """The deal (parsed from PBN if text) and its four hand masks."""
+    if not isinstance(deal, Deal):
+        deal = Deal.from_pbn(deal)
+    return deal, np.array([h.mask for h in deal], dtype=np.int64)
+
+
+@overload
+def solve(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: DeclarersLike,
+    misere: bool = ...,
+    target: None = ...,
+) -> int: ...
+@overload
+def solve(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: DeclarersLike,
+    misere: bool = ...,
+    target: int,
+) -> bool: ...
+
+
+def solve(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: DeclarersLike,
+    misere: bool = False,
+    target: int | None = None,
+) -> int | bool:
+    """Solve one deal double-dummy.
+
+    Parameters
+    ----------
+    deal : Deal or str
+        The four hands, as a :class:`~solo_analysis.deal.Deal` or a PBN deal string
+        such as ``"N:AKQ.JT9.876.5432 ..."``.  Every hand holds the same number of cards.
+    trump : {"S", "H", "D", "C", None, "NT"}
+        The trump suit, or ``None``/``"NT"`` for no trump (or a trump code 0..4).
+    leader : {"N", "E", "S", "W"}
+        The seat that leads to the first trick (or ``"eldest"`` ... ``"dealer"``, 0..3).
+    declarers : str
+        The declarer side: one seat (``"N"``) or two (``"NS"``, ``"NE"``).
+    misere : bool, default False
+        Misère: the (single) declarer minimises his tricks, the others maximise them.
+    target : int, optional
+        Ask a yes/no question instead of the exact count: normal contracts "can the
+        side take at least ``target`` tricks?", misère "can the declarer hold himself
+        to at most ``target`` tricks?".
+
+    Returns
+    -------
+    int or bool
+        The declarer side's tricks under perfect play, or the answer to ``target``.
+
+    Raises
+    ------
+    DealError, CardError, DuplicateCardError, CardCountError
+        For a malformed deal or target.
+    TrumpError, SeatError
+        For an unknown trump, seat, or declarer side (misère takes exactly one seat).
+
+    Examples
+    --------
+    >>> solve("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+    ...       trump="S", leader="E", declarers="N")
+    13
+    """
+    deal, masks = _position(deal)
+    q = Question(trump, leader, declarers, misere, target)
+    tgt = q.kernel_target(deal.n_cards)
+    ws = _WORKSPACE
+    r = _kernels.solve_position(
+        masks,
+        q.trump,
+        q.leader,
+        q.declarers_mask,
+        q.misere,
+        tgt,
+        ws.tt,
+        ws.moves,
+        ws.scores,
+        _kernels.NO_LIMIT,
+    )
+    return bool(r) if tgt >= 0 else int(r)
+
+
+def search_positions(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: DeclarersLike,
+    misere: bool = False,
+    target: int,
+    trick: Sequence[str | int] | str | None = None,
+) -> tuple[bool, int, int]:
+    """The answer of :func:`solve` to a ``target`` question and the size of its search.
+
+    A diagnostic for benchmarks and tools: one zero-window search, no limit on positions.
+
+    Parameters
+    ----------
+    deal, trump, leader, declarers, misere
+        As for :func:`solve`.
+    target : int
+        The question, as for :func:`solve`: tricks of the ones still to play, the current
+        trick included.
+    trick : sequence of str or int, or str, optional
+        The cards already played to the current trick, in play order, the first led by
+        ``leader`` (card text such as ``"SA"`` or codes; a string of cards separated by
+        spaces or commas too): at most three, each still in the hand of ``deal`` of the seat
+        that plays it.  They are taken out of those hands, and the search starts with the
+        next seat to play.  ``None`` (or no cards): the search starts at the trick's lead.
+
+    Returns
+    -------
+    (bool, int, int)
+        The answer; the positions the search entered (one per card play tried); and the
+        trick-boundary positions among them, the starting position left out (what DDS counts
+        in ``futureTricks.nodes``: one per completed trick searched).
+
+    Raises
+    ------
+    DealError
+        As for :func:`solve`; for a missing target; or for a bad ``trick``: more than three
+        cards, a card that is not a card, is not in the hand of the seat that plays it, or
+        does not follow suit when it could.
+    TrumpError, SeatError
+        As for :func:`solve`.
+    """
+    deal, masks = _position(deal)
+    q = Question(trump, leader, declarers, misere, target)
+    if q.target is None:
+        raise DealError("search_positions needs a target")
+    tgt = q.kernel_target(deal.n_cards)
+    npl, led, win_card, win_seat, trick_mask = _play_trick(masks, q.trump, q.leader, trick)
+    ws = _WORKSPACE
+    ok, positions, boundaries = _kernels.count_positions(
+        masks,
+        q.trump,
+        q.leader,
+        q.declarers_mask,
+        q.misere,
+        tgt,
+        ws.tt,
+        ws.moves,
+        ws.scores,
+        npl,
+        led,
+        win_card,
+        win_seat,
+        trick_mask,
+    )
+    root = 1 if npl == 0 else 0  # the starting position, if a trick boundary
+    return bool(ok), int(positions), int(boundaries) - root
+
+
+def _play_trick(
+    masks: npt.NDArray[np.int64],
+    trump: int,
+    leader: int,
+    trick: Sequence[str | int] | str | None,
+) -> tuple[int, int, int, int, int]:
+    """Play ``trick`` from the hand masks (in place): ``(npl, led, win_card, win_seat, mask)``."""
+    if trick is None:
+        return 0, -1, -1, -1, 0
+    if isinstance(trick, str):
+        items: list[str | int] = list(trick.replace(",", " ").split())
+    else:
+        try:
+            items = list(trick)
+        except TypeError:
+            raise DealError(f"invalid trick {trick!r}: expected a sequence of cards") from None
+    if len(items) > 3:
+        raise DealError(
+            f"invalid trick {trick!r}: at most 3 cards of the current trick, got {len(items)}"
+        )
+    led = win_card = win_seat = -1
+    trick_mask = 0
+    for i, item in enumerate(items):
+        try:
+            card = card_code(item)
+        except CardError as e:
+            raise DealError(f"invalid trick {trick!r}: {e}") from None
+        seat = (leader + i) & 3
+        hand = int(masks[seat])
+        if not (hand >> card) & 1:
+            raise DealError(
+                f"invalid trick {trick!r}: {card_str(card)} is not in {seat_str(seat)}'s hand"
+            )
+        suit = card // 13
+        if i and suit != led and (hand >> (13 * led)) & SUIT_MASK:
+            raise DealError(
+                f"invalid trick {trick!r}: {seat_str(seat)} must follow suit, "
+                f"not play {card_str(card)}"
+            )
+        masks[seat] = hand ^ (1 << card)
+        trick_mask |= 1 << card
+        if i == 0:
+            led, win_card, win_seat = suit, card, seat
+        elif (suit == win_card // 13 and card > win_card) or (
+            suit == trump and win_card // 13 != trump
+        ):
+            win_card, win_seat = card, seat
+    return len(items), led, win_card, win_seat, trick_mask
+
+
+def solve_leads(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: DeclarersLike,
+    misere: bool = False,
+) -> dict[int, int]:
+    """Double-dummy result of every card the leader may lead to the first trick.
+
+    Parameters
+    ----------
+    deal, trump, leader, declarers, misere
+        As for :func:`solve`.
+
+    Returns
+    -------
+    dict of int to int
+        For each card code in the leader's hand (in :attr:`Hand.codes` order), the
+        declarer side's tricks when that card is led and everyone then plays
+        perfectly.  The best lead for the leader's side is the maximum (declarer
+        side leading) or minimum (defence leading) of these; for misère the roles
+        are reversed.  Cards equivalent in rank (no other hand's card between them)
+        share one search.
+
+    Raises
+    ------
+    DealError, CardError, DuplicateCardError, CardCountError, TrumpError, SeatError
+        As for :func:`solve`.
+    """
+    deal, masks = _position(deal)
+    q = Question(trump, leader, declarers, misere)
+    ld = q.leader
+    others = int(masks.sum()) - int(masks[ld])  # disjoint masks: sum == union
+    ws = _WORKSPACE
+    out: dict[int, int] = {}
+    previous: tuple[int, int] | None = None  # (card, tricks) of the card just above
+    for card in deal[ld].codes:  # spades first, high to low within a suit
+        if previous is not None and previous[0] // 13 == card // 13:
+            between = others & (((1 << previous[0]) - 1) ^ ((1 << (card + 1)) - 1))
+            if between == 0:
+                out[card] = previous[1]
+                previous = (card, previous[1])
+                continue
+        tricks = int(
+            _kernels.solve_after_lead(
+                masks, q.trump, ld, card, q.declarers_mask, q.misere, ws.tt, ws.moves, ws.scores
+            )
+        )
+        out[card] = tricks
+        previous = (card, tricks)
+    return out
