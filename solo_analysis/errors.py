@@ -2,10 +2,15 @@
 
 Every error raised for bad *input* is a subclass of :class:`SoloAnalysisError`,
 which is itself a :class:`ValueError`, so callers can catch either.  Messages are
-one line, quote the offending input and name the problem.
+one line, quote the offending input and name the problem.  :class:`Interrupted` is not
+an error: a :class:`KeyboardInterrupt` that says which signal stopped the work and carries
+what was finished.
 """
 
 from __future__ import annotations
+
+import signal
+from typing import Any
 
 __all__ = [
     "AdviceError",
@@ -16,6 +21,7 @@ __all__ = [
     "DealError",
     "DuplicateCardError",
     "HandError",
+    "Interrupted",
     "PlayModelError",
     "PlotError",
     "RuleSetError",
@@ -100,3 +106,30 @@ class PlayModelError(SoloAnalysisError):
 
 class AdviceError(SoloAnalysisError):
     """A bad advice request: tolerance, sample counts, caps, or a hand/turn-up mismatch."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A signal stopped the work: Ctrl-C (SIGINT) or SIGTERM.
+
+    A :class:`KeyboardInterrupt`, so whatever handles Ctrl-C handles it too.  The command
+    line raises it from its SIGTERM handler, and :func:`~solo_analysis.advice.advise` raises it
+    with the advice from the deals solved before the interrupt.
+
+    Attributes
+    ----------
+    signum : int
+        The signal: ``signal.SIGINT`` (2) or ``signal.SIGTERM`` (15); the command line exits
+        with ``128 + signum`` (130, 143).
+    partial : object or None
+        What was finished before it (an :class:`~solo_analysis.advice.Advice` marked
+        ``stopped == "interrupted"``), or ``None``.
+    detail : str
+        What ``partial`` is, in a few words (``""`` without one); the command line adds it to
+        its one line.
+    """
+
+    def __init__(self, signum: int = signal.SIGINT, partial: Any = None, detail: str = "") -> None:
+        super().__init__(detail or signal.Signals(signum).name)
+        self.signum = int(signum)
+        self.partial = partial
+        self.detail = detail

@@ -25,7 +25,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["CHUNK", "deal_batch", "seed_key", "turnup_positions"]
+__all__ = [
+    "CHUNK",
+    "below",
+    "deal_batch",
+    "mix64",
+    "next_u64",
+    "seed_key",
+    "seed_state",
+    "turnup_positions",
+]
 
 # every 64-bit constant is a np.uint64 so that numba never mixes uint64 with int64
 # (which it would promote to float64)
@@ -53,7 +62,7 @@ CHUNK = 256
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _mix64(z: np.uint64) -> np.uint64:
+def mix64(z: np.uint64) -> np.uint64:
     """splitmix64 finaliser: a bijection of 64-bit words with good avalanche."""
     z = (z ^ (z >> _U30)) * _MIX1
     z = (z ^ (z >> _U27)) * _MIX2
@@ -66,7 +75,7 @@ def _rotl(x: np.uint64, k: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _next(s: np.ndarray) -> np.uint64:
+def next_u64(s: np.ndarray) -> np.uint64:
     """One xoshiro256** step on the state ``s`` (uint64[4]), in place."""
     result = _rotl(s[1] * _U5, _U7) * _U9
     t = s[1] << _U17
@@ -80,20 +89,20 @@ def _next(s: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _seed_state(s: np.ndarray, key: np.uint64, index: np.int64) -> None:
+def seed_state(s: np.ndarray, key: np.uint64, index: np.int64) -> None:
     """Seed ``s`` for deal ``index`` from the sampler key (splitmix64 sequence)."""
     x = key + np.uint64(index) * _GOLDEN
     for j in range(4):
         x += _GOLDEN
-        s[j] = _mix64(x)
+        s[j] = mix64(x)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _below(s: np.ndarray, bound: np.int64) -> np.int64:
+def below(s: np.ndarray, bound: np.int64) -> np.int64:
     """Uniform int in ``[0, bound)``, ``1 <= bound < 2**32``, unbiased (Lemire)."""
     b = np.uint64(bound)
     while True:
-        m = (_next(s) >> _U32) * b
+        m = (next_u64(s) >> _U32) * b
         low = m & _LOW32
         if low >= b:
             return np.int64(m >> _U32)
@@ -104,7 +113,7 @@ def _below(s: np.ndarray, bound: np.int64) -> np.int64:
 @njit(cache=True, nogil=True)
 def seed_key(seed: np.uint64) -> np.uint64:
     """Scramble the user's seed into the key that all deal streams derive from."""
-    return _mix64(_mix64(seed ^ _SEED_SALT) + _GOLDEN)
+    return mix64(mix64(seed ^ _SEED_SALT) + _GOLDEN)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -167,7 +176,7 @@ def deal_batch(
         lo = c * CHUNK
         hi = min(count, lo + CHUNK)
         for i in range(lo, hi):
-            _seed_state(s, key, start + i)
+            seed_state(s, key, start + i)
             for j in range(m):
                 cards[j] = pool[j]
             for j in range(52):
@@ -175,7 +184,7 @@ def deal_batch(
             # partial Fisher-Yates: positions 0..nswap-1 become a uniform
             # random arrangement, the remainder goes to the last seat
             for j in range(nswap):
-                r = j + _below(s, m - j)
+                r = j + below(s, m - j)
                 t = cards[j]
                 cards[j] = cards[r]
                 cards[r] = t
@@ -224,5 +233,5 @@ def turnup_positions(seed: np.uint64, start: np.int64, n: np.int64) -> np.ndarra
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
         x = base + np.uint64(start + i) * _GOLDEN
-        out[i] = np.int64(_mix64(_mix64(x)) % _U13)
+        out[i] = np.int64(mix64(mix64(x)) % _U13)
     return out

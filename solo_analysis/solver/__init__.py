@@ -19,7 +19,9 @@ Modules
 * :mod:`.single`: one deal on the calling thread: :func:`solve`, :func:`solve_leads` (every
   opening lead) and :func:`search_positions` (an answer and the size of its search).
 * :mod:`.batch`: arrays of deals (the sampler's output) in numba's threads, GIL released:
-  :func:`solve_batch`, and :func:`solve_questions` for several questions in one run.
+  :func:`solve_batch`, and :func:`solve_questions` for several questions in one run;
+  :func:`run_stoppable` runs a batch kernel so that Ctrl-C stops its workers at once (every
+  long-running kernel takes a ``stop`` flag as its last argument).
 * the numba kernels, private: ``_kernels`` (entry points), ``_search`` (the search),
   ``_moves`` (move ordering), ``_bounds`` (bounds), ``_table`` (transposition table),
   ``_bits`` (lookup tables and shared encodings).
@@ -30,13 +32,14 @@ means no limit on the search (:data:`NO_LIMIT` for the kernels).
 """
 
 from ._kernels import NO_LIMIT
-from .batch import solve_batch, solve_questions
+from .batch import run_stoppable, solve_batch, solve_questions
 from .question import Question
 from .single import search_positions, solve, solve_leads
 
 __all__ = [
     "NO_LIMIT",
     "Question",
+    "run_stoppable",
     "search_positions",
     "solve",
     "solve_batch",

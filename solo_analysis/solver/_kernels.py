@@ -11,8 +11,13 @@ Encodings (cards, hands, trumps and roles: see :mod:`._bits`)
 * an answer: the tricks, or 1/0 for a ``target`` question, or -1 where the search passed
   its limit.
 * ``limit``: the most positions one answer may search (:data:`NO_LIMIT`: none);
-  ``positions = [count, limit, boundaries]`` the counters of :func:`._search.search`
+  ``positions = [count, check, boundaries, limit]`` the counters of :func:`._search.search`
   (:func:`budget`).
+* ``stop``: an ``int64[1]`` flag, set (to 1) by another thread to stop a batch: the workers
+  look at it between tasks and the search every :data:`._search.STOP_EVERY` positions; an
+  answer it cuts short is :data:`STOPPED`.  Every long-running batch kernel takes one, as its
+  last argument (:func:`~solo_analysis.solver.batch.run_stoppable` passes it); ``None`` where
+  nothing can stop the search.
 * ``tt = (info, index)``: a transposition table (:mod:`._table`); ``moves`` and ``scores``
   ``int64[56, 16]`` the move lists of the search (:mod:`._moves`).  :func:`new_tables`
   allocates one of each a worker.
@@ -27,11 +32,13 @@ import numpy as np
 from numba import njit, prange
 
 from ._bits import next_task, pop52
-from ._search import search
+from ._search import STOP_EVERY, search
 from ._table import TT_WAYS
 
 #: the limit on positions that means none (far more than any search takes)
 NO_LIMIT = 2**62
+#: the answer of a task that the stop flag left unsolved (never started, or cut short)
+STOPPED = -2
 
 
 @njit(cache=True)
@@ -54,7 +61,7 @@ def roles(declarers_mask, misere):
 
 @njit(cache=True)
 def _can_make(
-    h, trump, leader, maxer, counted, wants, normal, need, tt, moves, scores, hist, positions
+    h, trump, leader, maxer, counted, wants, normal, need, tt, moves, scores, hist, positions, stop
 ):
     """One zero-window search from a trick boundary (see :func:`._search.search`)."""
     info, index = tt
@@ -80,11 +87,12 @@ def _can_make(
         -1,
         0,
         positions,
+        stop,
     )
 
 
 @njit(cache=True)
-def _new_history():
+def new_history():
     """Move-ordering memory of one solve (``hist``, see :mod:`._moves`).
 
     Rows 0-3 the history score of each seat's cards (cut-offs by a move other than the
@@ -95,9 +103,14 @@ def _new_history():
 
 @njit(cache=True)
 def budget(limit):
-    """The counters ``[count, limit, boundaries]`` of a search of at most ``limit`` positions."""
-    positions = np.zeros(3, dtype=np.int64)
-    positions[1] = limit
+    """The counters ``[count, check, boundaries, limit]`` of a search of ``limit`` positions.
+
+    ``check`` is where the search next looks at the limit and the stop flag
+    (:func:`._search.search`).
+    """
+    positions = np.zeros(4, dtype=np.int64)
+    positions[1] = min(limit, STOP_EVERY)
+    positions[3] = limit
     return positions
 
 
@@ -111,15 +124,19 @@ def solve_position(hands, trump, leader, declarers_mask, misere, target, tt, mov
     (in all, over the searches one answer takes).
     """
     return solve_counted(
-        hands, trump, leader, declarers_mask, misere, target, tt, moves, scores, budget(limit)
+        hands, trump, leader, declarers_mask, misere, target, tt, moves, scores, budget(limit), None
     )
 
 
 @njit(cache=True)
 def solve_counted(
-    hands, trump, leader, declarers_mask, misere, target, tt, moves, scores, positions
+    hands, trump, leader, declarers_mask, misere, target, tt, moves, scores, positions, stop
 ):
-    """:func:`solve_position` with the counters ``positions`` (see :func:`budget`) given."""
+    """:func:`solve_position` with the counters ``positions`` (see :func:`budget`) given.
+
+    Also -1 where ``stop`` (a flag array, or ``None``) cut the search short: the caller tells
+    that apart by the flag.
+    """
     # The table's fill counters say which ways hold this solve's entries: reset them, so
     # that the entries of the deals a worker solved before are never read, and the search,
     # its size and so a limit's outcome depend on this deal alone.
@@ -128,7 +145,7 @@ def solve_counted(
     maxer, counted, wants = roles(declarers_mask, misere)
     normal = not misere
     n = pop52(h[0])
-    hist = _new_history()
+    hist = new_history()
     if target >= 0:
         if misere:
             # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
@@ -146,6 +163,7 @@ def solve_counted(
                 scores,
                 hist,
                 positions,
+                stop,
             )
         else:
             ok = _can_make(
@@ -162,6 +180,7 @@ def solve_counted(
                 scores,
                 hist,
                 positions,
+                stop,
             )
         if positions[0] > positions[1]:
             return -1
@@ -172,7 +191,20 @@ def solve_counted(
     while lo < hi:
         mid = (lo + hi + 1) // 2
         ok = _can_make(
-            h, trump, leader, maxer, counted, wants, normal, mid, tt, moves, scores, hist, positions
+            h,
+            trump,
+            leader,
+            maxer,
+            counted,
+            wants,
+            normal,
+            mid,
+            tt,
+            moves,
+            scores,
+            hist,
+            positions,
+            stop,
         )
         if positions[0] > positions[1]:
             return -1
@@ -227,7 +259,7 @@ def count_positions(
         moves,
         scores,
         st,
-        _new_history(),
+        new_history(),
         npl,
         led,
         win_card,
@@ -249,7 +281,7 @@ def solve_after_lead(hands, trump, leader, card, declarers_mask, misere, tt, mov
     h[leader] ^= bit
     maxer, counted, wants = roles(declarers_mask, misere)
     normal = not misere
-    hist = _new_history()
+    hist = new_history()
     info, index = tt
     index[:, 0] = 0  # the table's fill counters: no entries of an earlier solve (see tt_probe)
     st = np.empty((56, 32), dtype=np.int64)
@@ -321,14 +353,27 @@ def new_tables(workers: int, bits: int) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 @njit(cache=True, parallel=True, nogil=True)
 def solve_many(
-    masks, deal, trump, leader, declarers_mask, misere, target, infos, indexes, moves, scores, limit
+    masks,
+    deal,
+    trump,
+    leader,
+    declarers_mask,
+    misere,
+    target,
+    infos,
+    indexes,
+    moves,
+    scores,
+    limit,
+    stop,
 ):
     """Solve tasks in parallel: the answers and positions of each task.
 
     Task ``i`` is deal ``deal[i]`` of ``masks: int64[n, 4]`` with its own question
     (``trump[i]``, ``leader[i]``, ``declarers_mask[i]``, ``misere[i]``, ``target[i]``, as for
     :func:`solve_position`); returns the ``int8`` answers, -1 where over ``limit``, and the
-    ``int64`` positions each task searched.
+    ``int64`` positions each task searched.  Once ``stop[0]`` is set the workers take no more
+    tasks and cut their searches short: the tasks left unsolved answer :data:`STOPPED`.
 
     The workers are the iterations of a ``prange`` over the tables of :func:`new_tables`, one
     a worker (its own iteration index picks them, so no numba setting is read or changed):
@@ -338,16 +383,16 @@ def solve_many(
     on the worker or the number of workers.
     """
     n = deal.shape[0]
-    out = np.empty(n, dtype=np.int8)
-    work = np.empty(n, dtype=np.int64)
+    out = np.full(n, STOPPED, dtype=np.int8)
+    work = np.zeros(n, dtype=np.int64)
     counter = np.zeros(1, dtype=np.int64)
     for w in prange(infos.shape[0]):
-        while True:
+        while stop[0] == 0:
             i = next_task(counter)
             if i >= n:
                 break
             positions = budget(limit)
-            out[i] = solve_counted(
+            answer = solve_counted(
                 masks[deal[i]],
                 trump[i],
                 leader[i],
@@ -358,7 +403,9 @@ def solve_many(
                 moves[w],
                 scores[w],
                 positions,
+                stop,
             )
+            out[i] = STOPPED if answer < 0 and stop[0] != 0 else answer
             work[i] = positions[0]
     return out, work
 

@@ -60,6 +60,9 @@ from ._bounds import (
 from ._moves import gen_moves
 from ._table import EXACT_TT, HASH_A, HASH_B, sig_owners, suit_seq, tt_key, tt_probe, tt_store
 
+#: positions between two looks at the stop flag (and the limit): a few milliseconds of search
+STOP_EVERY = 1 << 16
+
 
 @njit(cache=True)
 def search(
@@ -83,13 +86,20 @@ def search(
     ws0,
     tmask0,
     positions,
+    stop=None,
 ):
     """Zero-window search: can ``maxer`` force ``counted`` >= need0 from here.
 
-    ``positions = [count, limit, boundaries]`` (see :func:`._kernels.budget`): every position
-    entered adds 1 to ``count`` (and a trick-boundary position 1 to ``boundaries``); once
-    ``count`` passes ``limit`` the search gives up and returns False with ``h`` left mid-line
-    (the caller must check ``positions[0] > positions[1]`` and discard the answer and ``h``).
+    ``positions = [count, check, boundaries, limit]`` (see :func:`._kernels.budget`): every
+    position entered adds 1 to ``count`` (and a trick-boundary position 1 to ``boundaries``).
+    Once ``count`` passes ``check`` the search looks at ``limit`` and at the flag ``stop[0]``
+    (``stop``: an ``int64[1]`` array another thread may set, or ``None``): past the limit or
+    with the flag set it gives up and returns False with ``h`` left mid-line (the caller must
+    check ``positions[0] > positions[1]`` and discard the answer and ``h``); otherwise the next
+    check is :data:`STOP_EVERY` positions on, or at the limit.  The loop itself only compares
+    ``count`` with ``check``, as it compared it with the limit before there was a flag: the
+    flag costs one look every :data:`STOP_EVERY` positions, and gives up exactly where the
+    limit alone did.
 
     The root is the current trick: ``npl0`` cards already played to it (0 at a trick
     boundary), suit ``led0`` led by ``leader0``, ``wc0`` winning so far for ``ws0``,
@@ -132,7 +142,9 @@ def search(
             need = st[d, ST_NEED]
             positions[0] += 1
             if positions[0] > positions[1]:
-                return False
+                if positions[0] > positions[3] or (stop is not None and stop[0] != 0):
+                    return False
+                positions[1] = min(positions[3], positions[0] + STOP_EVERY)
             st[d, ST_SLOT] = -1
             st[d, ST_REL] = 0
             resolved = False

@@ -1,14 +1,23 @@
-"""Many deals at once: :func:`solve_batch` and :func:`solve_questions`.
+"""Many deals at once: :func:`solve_batch`, :func:`solve_questions`, and :func:`run_stoppable`.
 
 The (question, deal) tasks run in numba's threads with the GIL released, each worker with
 its own transposition table; no numba setting is changed, so Python threads may call these
 at the same time.  Answers and positions do not depend on the number of threads.
+
+A batch kernel runs in a worker thread of its own while the calling thread waits for it in
+short timed joins (:func:`run_stoppable`), so that Ctrl-C (or a SIGTERM handler's exception)
+reaches the calling thread, which sets the kernel's ``stop`` flag, waits the fraction of a
+second the workers take to stop, and raises the interrupt again.  numba kernels cannot read
+a global array that changes, so the flag is the kernel's last argument.  Other batch kernels
+use it the same way, and check their ``max_positions`` and ``threads`` with
+:func:`check_max_positions` and :func:`check_threads`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal, overload
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -19,11 +28,74 @@ from . import _kernels
 from ._table import TT_BITS_DEFAULT
 from .question import Question
 
-__all__ = ["solve_batch", "solve_questions"]
+__all__ = [
+    "STOP_POLL",
+    "check_max_positions",
+    "check_threads",
+    "run_stoppable",
+    "solve_batch",
+    "solve_questions",
+]
 
 #: tasks a worker is given at least: a smaller batch runs on fewer workers (waking a thread
 #: costs more than a few tasks)
 _TASKS_PER_WORKER = 8
+#: seconds between two looks of the waiting thread at its signals (:func:`run_stoppable`)
+STOP_POLL: float = 0.05
+
+_T = TypeVar("_T")
+
+
+def run_stoppable(kernel: Callable[..., _T], *args: Any) -> _T:
+    """Run ``kernel(*args, stop)`` in a worker thread; stop it if the caller is interrupted.
+
+    ``stop`` is a new ``int64[1]`` array of zeros, the kernel's stop flag: a long-running
+    kernel takes it as its last argument and its workers look at it between tasks, and its
+    searches every :data:`~solo_analysis.solver._search.STOP_EVERY` positions (as
+    ``solve_many`` does).  The kernel must release the GIL (``nogil=True``) for the wait to
+    be interruptible: the calling thread waits in timed joins of :data:`STOP_POLL` seconds,
+    so a ``KeyboardInterrupt`` (Ctrl-C), or any exception a signal handler raises there,
+    reaches it while the kernel runs.  It then sets ``stop[0] = 1``, waits for the kernel to
+    return (the workers stop within milliseconds; a second interrupt meanwhile only sets the
+    flag again) and raises the interrupt, with the kernel's partial result dropped.  Running
+    a kernel this way also keeps a signal from landing inside numba's dispatcher on the
+    calling thread, where it turned the kernel's result into a ``SystemError`` or a crash.
+
+    Returns
+    -------
+    The kernel's result.
+
+    Raises
+    ------
+    KeyboardInterrupt, BaseException
+        What interrupted the wait, after the kernel stopped; or what the kernel raised.
+    """
+    stop = np.zeros(1, dtype=np.int64)
+    result: list[_T] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(kernel(*args, stop))
+        except BaseException as exc:  # handed to the calling thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=work, name="solo-analysis-kernel", daemon=True)
+    try:
+        worker.start()
+        while worker.is_alive():
+            worker.join(STOP_POLL)
+    except BaseException:
+        stop[0] = 1
+        while worker.is_alive():
+            try:
+                worker.join(STOP_POLL)
+            except BaseException:  # a second interrupt: the kernel is stopping already
+                stop[0] = 1
+        raise
+    if failure:
+        raise failure[0]
+    return result[0]
 
 
 def solve_batch(
@@ -148,8 +220,8 @@ def solve_questions(
     """
     masks, k = _deal_masks(deals)
     n = masks.shape[0]
-    limit = _check_max_positions(max_positions)
-    most = _check_threads(threads)
+    limit = check_max_positions(max_positions)
+    most = check_threads(threads)
     parts: list[tuple[npt.NDArray[np.int64], Question, int]] = []
     for q in questions:
         if not isinstance(q, Question):
@@ -214,8 +286,14 @@ def _deal_masks(deals: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], int]:
     return masks, k
 
 
-def _check_max_positions(max_positions: int | None) -> int:
-    """The kernels' limit on positions: :data:`NO_LIMIT` for ``None``."""
+def check_max_positions(max_positions: int | None) -> int:
+    """The kernels' limit on positions: :data:`NO_LIMIT` for ``None``.
+
+    Raises
+    ------
+    DealError
+        For anything but a positive int or ``None``.
+    """
     if max_positions is None:
         return _kernels.NO_LIMIT
     if (
@@ -227,8 +305,14 @@ def _check_max_positions(max_positions: int | None) -> int:
     return int(max_positions)
 
 
-def _check_threads(threads: int | None) -> int:
-    """The most workers: numba's thread count for ``None``."""
+def check_threads(threads: int | None) -> int:
+    """The most workers: numba's thread count for ``None``.
+
+    Raises
+    ------
+    DealError
+        For anything but a positive int or ``None``.
+    """
     if threads is None:
         import numba
 
@@ -261,7 +345,8 @@ def _run_tasks(
     if tasks == 0:
         return np.empty(0, dtype=np.int8), np.empty(0, dtype=np.int64)
     workers = max(1, min(most, -(-tasks // _TASKS_PER_WORKER)))
-    answers, work = _kernels.solve_many(
+    answers, work = run_stoppable(
+        _kernels.solve_many,
         masks,
         deal,
         trump,

@@ -38,6 +38,9 @@ class Question:
     subset : array of int, optional
         For :func:`~solo_analysis.solver.solve_questions`: the indices of the deals to ask it
         on (``None``: all of them).
+    exposed : bool, default False
+        The declarer's hand is laid face up after the first trick (Spread Misère).  Double-dummy
+        play sees every hand anyway and ignores it; a model of realistic play does not.
 
     Attributes
     ----------
@@ -49,6 +52,7 @@ class Question:
     target : int or None
     subset : numpy.ndarray of int64 or None
         One-dimensional.
+    exposed : bool
 
     Raises
     ------
@@ -72,6 +76,7 @@ class Question:
     misere: bool = False
     target: int | None = None
     subset: npt.NDArray[np.int64] | None = None
+    exposed: bool = False
 
     if TYPE_CHECKING:
         # what the constructor accepts; __post_init__ normalises it to the fields' types
@@ -83,6 +88,7 @@ class Question:
             misere: bool = False,
             target: int | None = None,
             subset: npt.ArrayLike | None = None,
+            exposed: bool = False,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -100,6 +106,7 @@ class Question:
         object.__setattr__(self, "misere", misere)
         object.__setattr__(self, "target", _check_target(self.target))
         object.__setattr__(self, "subset", _check_subset(self.subset))
+        object.__setattr__(self, "exposed", bool(self.exposed))
 
     @property
     def key(self) -> tuple[int, int, tuple[int, ...], bool, int | None]:
