@@ -14,6 +14,7 @@ deal, -1 where the model gave up on that deal.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -34,11 +35,26 @@ class PlayModel:
     positions : int or None
         Work done so far, in search positions, by a model that counts them (``None``: it does
         not, and a cap on positions cannot apply to it).
+    uses_exposure : bool
+        Whether the model plays Spread Misère differently from Misère (the declarer's hand
+        shown after the first trick): False for a model that lets everyone see every card.
+    counts_tricks : bool
+        Whether the model answers trick counts (questions without a target), as the trick
+        distributions and a rule set paying by the trick need.
     """
 
     name: str = "abstract"
     note: str = ""
     positions: int | None = None
+    uses_exposure: bool = False
+    counts_tricks: bool = True
+
+    def options(self) -> dict[str, Any]:
+        """The model's own settings, as JSON-ready values (part of an odds-table run's identity).
+
+        Empty for a model without settings beyond its cap and threads.
+        """
+        return {}
 
     def tricks(
         self,
@@ -72,13 +88,20 @@ class PlayModel:
         ok = (t <= target) if misere else (t >= target)
         return np.where(t < 0, -1, ok.astype(np.int8)).astype(np.int8)
 
-    def ask(self, deals: np.ndarray, questions: Sequence[Question]) -> list[np.ndarray]:
+    def ask(
+        self,
+        deals: np.ndarray,
+        questions: Sequence[Question],
+        *,
+        turnups: np.ndarray | None = None,
+    ) -> list[np.ndarray]:
         """Answer several questions about the same deals, one ``int8`` array per question.
 
         Each answer covers the question's ``subset`` of the deals (all of them for ``None``):
-        :meth:`tricks` where its ``target`` is ``None``, else :meth:`makes`.  This default asks
-        them one by one; a model that can do better (the double-dummy one runs them all in one
-        parallel pass) overrides it.
+        :meth:`tricks` where its ``target`` is ``None``, else :meth:`makes`.  ``turnups`` is
+        the turn-up card of each deal (``None``: none), which every player sees.  This default
+        asks them one by one; a model that can do better (the double-dummy one runs them all in
+        one parallel pass) overrides it.
         """
         out = []
         for q in questions:

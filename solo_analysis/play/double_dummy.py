@@ -65,8 +65,17 @@ class DoubleDummy(PlayModel):
         """1 / 0 whether the declarer side reaches ``target`` (-1 where over ``max_positions``)."""
         return self.ask(deals, [Question(trump, leader, declarers, misere, target)])[0]
 
-    def ask(self, deals: np.ndarray, questions: Sequence[Question]) -> list[np.ndarray]:
-        """All the questions in one parallel run of the solver; counts its positions."""
+    def ask(
+        self,
+        deals: np.ndarray,
+        questions: Sequence[Question],
+        *,
+        turnups: np.ndarray | None = None,
+    ) -> list[np.ndarray]:
+        """All the questions in one parallel run of the solver; counts its positions.
+
+        ``turnups`` changes nothing: every card is seen anyway.
+        """
         answers, work = solve_questions(
             deals,
             questions,

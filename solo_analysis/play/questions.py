@@ -19,7 +19,7 @@ from ..rules import Contract, RuleSet
 from ..solver import Question
 from .base import PlayModel
 
-__all__ = ["Row", "build_rows", "denominations", "solve_rows"]
+__all__ = ["Row", "build_rows", "denominations", "pays_by_the_trick", "solve_rows"]
 
 
 @dataclass
@@ -47,15 +47,32 @@ class Row:
         return (self.trump, self.leader, self.declarers, self.contract.misere)
 
 
+#: a problem: (trump, leader, declarers, misère, exposed)
+_Key = tuple[int, int, tuple[int, ...], bool, bool]
+
+
+def _question(key: _Key, target: int | None = None, subset: np.ndarray | None = None) -> Question:
+    trump, leader, declarers, misere, exposed = key
+    return Question(trump, leader, declarers, misere, target, subset, exposed)
+
+
 @dataclass
 class _Chain:
     """A problem asked "does it make?" for one target after another (see :func:`solve_rows`)."""
 
-    key: tuple[int, int, tuple[int, ...], bool]
+    key: _Key
     members: list[Row]
     targets: list[int]
     answers: dict[int, np.ndarray]  # target -> status per deal: 1 made, 0 failed, -1 given up
     status: np.ndarray  # status of the last target asked (all 1 before the first)
+
+
+def pays_by_the_trick(rules: RuleSet, contract: Contract) -> bool:
+    """Whether the settlement of ``contract`` depends on the tricks, not just made or failed."""
+    tricks = np.arange(14)
+    values = np.asarray(rules.declarer_units(contract, tricks), dtype=float)
+    made = contract.is_made(tricks)
+    return not (np.ptp(values[made]) == 0 and np.ptp(values[~made]) == 0)
 
 
 def denominations(contract: Contract, turnup_suit: int | None) -> list[int]:
@@ -90,8 +107,7 @@ def build_rows(
         if only is not None and c.name not in only:
             continue
         values = np.asarray(rules.declarer_units(c, tricks), dtype=float)
-        made = c.is_made(tricks)
-        binary = bool(np.ptp(values[made]) == 0 and np.ptp(values[~made]) == 0)
+        binary = not pays_by_the_trick(rules, c)
         leader = seat if c.leader == "declarer" else 0
         start = len(rows)
         if c.partnership:
@@ -125,7 +141,11 @@ def build_rows(
 
 
 def solve_rows(
-    rows: list[Row], deals: np.ndarray, model: PlayModel, exact: bool | None
+    rows: list[Row],
+    deals: np.ndarray,
+    model: PlayModel,
+    exact: bool | None,
+    turnups: np.ndarray | None = None,
 ) -> np.ndarray:
     """Solve every fixed row on ``deals``; identical problems are solved once, targets chained.
 
@@ -135,13 +155,17 @@ def solve_rows(
 
     The questions go to the model in rounds (:meth:`PlayModel.ask`): the first round asks
     every problem's trick count or first target, each later round the next target of each
-    chained problem on the deals still open.
+    chained problem on the deals still open.  ``turnups`` (the turn-up card of each deal, or
+    None) goes to the model with them.  Rows that differ only in whether the declarer's hand
+    is exposed (Misère and Spread Misère) are one problem for a model that sees every card
+    anyway, two for one that does not (:attr:`PlayModel.uses_exposure`).
     """
     n = deals.shape[0]
-    groups: dict[tuple[int, int, tuple[int, ...], bool], list[Row]] = {}
+    groups: dict[_Key, list[Row]] = {}
     for row in rows:
         if row.choice == "fixed":
-            groups.setdefault(row.key, []).append(row)
+            exposed = row.contract.exposed and model.uses_exposure
+            groups.setdefault((*row.key, exposed), []).append(row)
     given_up = np.zeros(n, dtype=bool)
     counts = []  # problems asked for trick counts
     chains = []  # problems asked "does it make?", one target after another
@@ -154,20 +178,21 @@ def solve_rows(
             # was given up on); misère: descending (at most 1 trick is implied by at most 0)
             targets = sorted({r.contract.target for r in members}, reverse=key[3])
             chains.append(_Chain(key, members, targets, {}, np.ones(n, dtype=np.int8)))
-    queries = [Question(*key) for key, _ in counts]
+    queries = [_question(key) for key, _ in counts]
     while True:
         asked: list[tuple[_Chain, np.ndarray]] = []
         for c in chains:
             while len(c.answers) < len(c.targets):
                 idx = np.flatnonzero(c.status != 0)
                 if idx.size:
-                    queries.append(Question(*c.key, c.targets[len(c.answers)], idx))
+                    queries.append(_question(c.key, c.targets[len(c.answers)], idx))
                     asked.append((c, idx))
                     break
                 c.answers[c.targets[len(c.answers)]] = c.status.copy()  # nothing left to ask
         if not queries:
             break
-        answers = [np.asarray(a).astype(np.int8) for a in model.ask(deals, queries)]
+        replies = model.ask(deals, queries, turnups=turnups)
+        answers = [np.asarray(a).astype(np.int8) for a in replies]
         if len(answers) != len(queries):
             raise SoloAnalysisError(
                 f"play model {model.name!r} answered {len(answers)} of {len(queries)} questions"
