@@ -167,8 +167,21 @@ def parse_card_list(text: str, what: str = "hand") -> list[int]:
         return codes
     if s[0] in SUITS:
         return _parse_grouped(s, text, what)
-    # Looks like a list of cards with a bad one: report that card.
-    raise CardError(f"{card_error} (in {what} {text!r})") from None
+    # Looks like a list of cards with a bad one: report that card, and the dotted form if the
+    # text is four groups of ranks ("AKQJT9 AK AK2 32").
+    raise CardError(f"{card_error} (in {what} {text!r}){_dotted_hint(s)}") from None
+
+
+_RANK_GROUP = re.compile(r"(?:10|[2-9TJQKA])+|-")
+
+
+def _dotted_hint(s: str) -> str:
+    """``"; did you mean 'A.B.C.D' ..."`` if ``s`` is four groups of ranks, else ``""``."""
+    groups = [g for g in re.split(r"[\s,;/|]+", s) if g]
+    if len(groups) != 4 or not all(_RANK_GROUP.fullmatch(g) for g in groups):
+        return ""
+    dotted = ".".join("" if g == "-" else g for g in groups)
+    return f"; did you mean {dotted!r} (suits separated by dots)?"
 
 
 def first_duplicate(codes: Iterable[int]) -> int | None:

@@ -617,3 +617,29 @@ def test_deal_and_card_parse_fuzz(text: str) -> None:
 def test_full_mask() -> None:
     assert Hand.from_mask(FULL_MASK).codes[0] == 12
     assert len(Hand.from_mask(FULL_MASK)) == 52
+
+
+@pytest.mark.parametrize(
+    ("text", "dotted"),
+    [
+        ("AKQJT9 AK AK2 32", "AKQJT9.AK.AK2.32"),
+        ("akq jt9 876 5432", "AKQ.JT9.876.5432"),
+        ("AKQJT9, AK, AK2, 32", "AKQJT9.AK.AK2.32"),
+        ("AKQJT9/AK/AK2/32", "AKQJT9.AK.AK2.32"),
+        ("AKQJT98765432 - - -", "AKQJT98765432..."),
+    ],
+)
+def test_suits_separated_by_spaces_suggest_the_dotted_form(text: str, dotted: str) -> None:
+    with pytest.raises(CardError) as info:
+        Hand.parse(text)
+    message = str(info.value)
+    assert f"did you mean {dotted!r} (suits separated by dots)?" in message
+    assert "\n" not in message and repr(text) in message  # one line, quoting the input
+    Hand.parse(dotted, n_cards=None)  # the suggestion reads
+
+
+@pytest.mark.parametrize("text", ["AX KS QS JS", "AKQJT9 AK AK2", "AS KS QS J"])
+def test_no_dotted_suggestion_where_it_would_be_a_guess(text: str) -> None:
+    with pytest.raises(CardError) as info:
+        Hand.parse(text)
+    assert "did you mean" not in str(info.value)

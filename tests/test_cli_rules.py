@@ -174,3 +174,40 @@ def test_contract_missing_from_rule_set(tmp_path, capsys):
     )
     assert_one_line_error(code, out, err)
     assert "not in rule set" in err
+
+
+def test_score_takes_seat_names_as_well_as_letters(capsys):
+    code, out, err = run(["score", "solo", "--tricks", "5", "--declarer", "eldest"], capsys)
+    assert code == 0 and err == ""
+    assert "Solo (classic): 5 tricks, needs 5: made" in out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:]}
+    assert rows["N"] == ["declarer", "+9"] and rows["W"] == ["defender", "-3"]  # eldest is N
+    code, out, _ = run(
+        ["score", "prop", "-t", "8", "-d", "dealer", "-p", "second", "--format", "json"], capsys
+    )
+    assert code == 0 and json.loads(out) == {"N": -2, "E": 2, "S": -2, "W": 2}
+
+
+def test_score_says_one_trick(capsys):
+    code, out, _ = run(["score", "misere", "--tricks", "1", "--declarer", "S"], capsys)
+    assert code == 0 and "1 trick, needs at most 0: defeated" in out
+
+
+# every command's line in ``solo-analysis --help``: its whole short help, not cut at "(e.g."
+COMMANDS = ["advise", "deal", "leads", "rules", "score", "solve", "table"]
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_gives_each_command_a_whole_line(name, capsys):
+    code, out, _ = run(["--help"], capsys)
+    assert code == 0
+    line = next(x.strip() for x in out.splitlines() if x.strip().startswith(name + " "))
+    text = line[len(name) :].strip()
+    assert text.endswith(".") and not text.endswith("...") and "(e.g." not in text, line
+    assert text[0].isupper() and len(line) <= 78
+
+
+def test_help_lists_every_command():
+    from solo_analysis.cli import COMMANDS as registered
+
+    assert sorted(registered) == sorted(COMMANDS)

@@ -93,7 +93,7 @@ def _area(module: str) -> str:
 
 def _is_kernel(module: str) -> bool:
     """A private numba kernel module (imported for its public kernels)."""
-    return module.split(".")[-1].startswith("_") and _area(module) in ("solver", "sampler")
+    return module.split(".")[-1].startswith("_") and _area(module) in ("solver", "sampler", "play")
 
 
 def test_every_module_is_in_a_layer():

@@ -19,9 +19,16 @@ from matplotlib.patches import Rectangle
 from solo_analysis.advice import advise
 from solo_analysis.errors import PlotError, SoloAnalysisError
 from solo_analysis.play import PlayModel
-from solo_analysis.report.charts import advice_chart, tricks_chart
-from solo_analysis.report.odds import heatmap
-from solo_analysis.report.style import STYLE, figure_format, figure_svg, save_figure, style
+from solo_analysis.report.charts import advice_chart, tricks_chart, units_window
+from solo_analysis.report.odds import heatmap, line_chart
+from solo_analysis.report.style import (
+    STYLE,
+    ReportFigure,
+    figure_format,
+    figure_svg,
+    save_figure,
+    style,
+)
 
 HAND = "AKJ94.K83.Q72.65"
 SPADES = "AKQJT98765432..."
@@ -255,6 +262,89 @@ def test_json_and_csv_have_the_documented_shape(uncounted):
     csv = pd.read_csv(__import__("io").StringIO(uncounted.to_csv()))
     assert list(csv.columns) == list(rows[0])  # the CSV header is the JSON row's keys
     assert len(csv) == len(rows)
+
+
+# --- what the chart says ---------------------------------------------------------------------
+
+
+def _footer(fig):
+    return fig.legends[0].get_title().get_text()
+
+
+def test_chart_names_its_intervals_and_unsolved_deals(uncounted):
+    # 24 deals: too few for the control variates, every interval is Wilson's
+    fig = advice_chart(uncounted)
+    assert fig.axes[0].get_xlabel() == "chance of making (95% interval)"
+    assert "95% intervals: Wilson" in _footer(fig) and "unsolved" not in _footer(fig)
+    # 200 deals: the Prop and Cop and Solo rows are corrected, the rows never made are not
+    many = advise(HAND, seat="second", turnup="7S", samples=200, seed=3, play_model=HonoursModel())
+    corrected = int(many.table["corrected"].sum())
+    assert 0 < corrected < len(many.table)
+    text = _footer(advice_chart(many))
+    assert f"control variates on {corrected} of {len(many.table)} rows" in text
+    # deals the solver gave up on are in the footnote
+    capped = advise(
+        HAND,
+        seat="second",
+        turnup="7S",
+        samples=16,
+        seed=3,
+        contracts=["prop", "solo"],
+        max_question_positions=20_000,
+    )
+    assert capped.unresolved > 0
+    assert (
+        f"16 deals (seed 3), {capped.unresolved} of them unsolved for some rows within "
+        "20,000 positions per question (their intervals cover both outcomes)"
+    ) in _footer(advice_chart(capped))
+
+
+def _units_texts(ax):
+    """The values written on the units axes (rows off the scale)."""
+    return [t.get_text() for t in ax.texts]
+
+
+def test_units_axis_zooms_on_the_decision():
+    # Solo (+5.7) against Prop and Cop (+0.2) and passing; rows at -9 to -24 far below
+    a = advise(HAND, seat="second", turnup="7S", samples=200, seed=3, play_model=HonoursModel())
+    assert a.recommendation == "solo" and a.runner_up["contract"] == "prop"
+    fig = advice_chart(a)
+    ax_e = fig.axes[1]
+    left, right = ax_e.get_xlim()
+    assert -3 < left < 0 < 6.3 < right < 8  # the decision fills the axis
+    texts = _units_texts(ax_e)
+    far = a.table[a.table["ev_units"] < left]
+    assert len(far) == 12 and sorted(texts) == sorted(f"{v:+.1f}" for v in far["ev_units"])
+    assert "off the scale" in ax_e.get_xlabel()
+    # the same rows without the far ones: every row shown, nothing written
+    near = advise(
+        HAND,
+        seat="second",
+        turnup="7S",
+        samples=200,
+        seed=3,
+        play_model=HonoursModel(),
+        contracts=["prop", "solo"],
+    )
+    ax_e = advice_chart(near).axes[1]
+    assert _units_texts(ax_e) == [] and "off the scale" not in ax_e.get_xlabel()
+    assert units_window(near, near.table) is None
+
+
+def test_figures_show_as_images_in_jupyter(counted, odds):
+    ipython = pytest.importorskip("IPython.core.interactiveshell")
+    shell = ipython.InteractiveShell.instance()
+    frame = odds.assign(ci_low=odds["p_make"] - 0.1, ci_high=odds["p_make"] + 0.1, thin=False)
+    figures = [
+        advice_chart(counted),
+        tricks_chart(counted),
+        heatmap(odds, index="trumps", columns="seat", value="p_make"),
+        line_chart(frame, x="trumps", hue="seat", value="p_make"),
+    ]
+    for fig in figures:
+        assert isinstance(fig, ReportFigure)
+        data, _ = shell.display_formatter.format(fig)
+        assert data["image/png"][:8] == b"\x89PNG\r\n\x1a\n"  # not only "<Figure size ...>"
 
 
 # --- progress -----------------------------------------------------------------------------

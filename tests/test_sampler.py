@@ -502,9 +502,9 @@ def test_bad_seat(seat):
 
 
 def test_turnup_errors():
-    with pytest.raises(TurnupError, match=r"'AS' is in the player's hand.*'second'"):
+    with pytest.raises(TurnupError, match=r"AS is in the player's hand.*'second'"):
         sample_deals(HAND, seat="second", turnup="AS", n=1, seed=1)
-    with pytest.raises(TurnupError, match=r"player is the dealer.*'7S'"):
+    with pytest.raises(TurnupError, match=r"player is the dealer.*turn-up 7S"):
         sample_deals(HAND, seat="dealer", turnup="7S", n=1, seed=1)
     with pytest.raises(SoloAnalysisError):
         sample_deals(HAND, seat="second", turnup="ZZ", n=1, seed=1)

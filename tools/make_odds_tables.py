@@ -16,6 +16,12 @@ Usage::
     python tools/make_odds_tables.py --scheduler tcp://head:8786 --rules classic
     python tools/make_odds_tables.py --deals 200 --out /tmp/odds   # a small trial
     python tools/make_odds_tables.py --max-question-positions 0    # every answer exact (may stall)
+    python tools/make_odds_tables.py --play pimc --deals 10000 --hours 8   # realistic play
+
+``--play pimc`` plays the deals realistically (:mod:`solo_analysis.play.pimc`, ``--worlds``
+a decision, the default prior) for Misère, Spread Misère and Solo only (``--contracts``
+changes them), into ``data/<rules>-pimc/``, from the same seed and so the same deals as the
+double-dummy tables.
 
 Every other rule set reuses the answers of the ``classic`` run (``data/classic/``, as far as it
 has gone) to the questions both ask (for ``parlett``: all but Abundance Declared at no trump), so
@@ -45,6 +51,8 @@ DEFAULT_CHUNK = 250
 #: search positions per question and deal before an answer is recorded as unsolved (a few
 #: Misère deals need more than ten minutes exactly; see data/README.md)
 DEFAULT_MAX_QUESTION_POSITIONS = 5_000_000
+#: the contracts of the realistic-play tables unless ``--contracts`` says otherwise
+PIMC_CONTRACTS = "misere,spread-misere,solo"
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
@@ -104,8 +112,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-reuse", action="store_true", help="solve every question of every rule set"
     )
+    ap.add_argument(
+        "--play",
+        choices=("double-dummy", "pimc"),
+        default="double-dummy",
+        help="play model (default double-dummy; pimc writes into OUT/RULES-pimc)",
+    )
+    ap.add_argument(
+        "--worlds", type=int, default=16, help="with --play pimc: worlds a decision (default 16)"
+    )
+    ap.add_argument(
+        "--contracts",
+        default=None,
+        help=f"comma-separated contracts (default: all; with --play pimc {PIMC_CONTRACTS})",
+    )
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args(argv)
+    pimc = args.play == "pimc"
+    contracts = args.contracts or (PIMC_CONTRACTS if pimc else None)
 
     command = " ".join(
         shlex.quote(a) for a in ["python", "tools/make_odds_tables.py", *(argv or sys.argv[1:])]
@@ -124,11 +148,11 @@ def main(argv: list[str] | None = None) -> int:
             raise _TimeUp
 
     for rules in args.rules or DEFAULT_RULES:
-        out = args.out / rules
-        first = args.out / args.reuse_from
+        out = args.out / (f"{rules}-pimc" if pimc else rules)
+        first = args.out / (f"{args.reuse_from}-pimc" if pimc else args.reuse_from)
         reuse = (
             None
-            if args.no_reuse or rules == args.reuse_from or not (first / "manifest.json").exists()
+            if args.no_reuse or out == first or not (first / "manifest.json").exists()
             else first
         )
         print(
@@ -150,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
                 command=command,
                 max_question_positions=args.max_question_positions or None,
                 reuse=reuse,
+                contracts=None if contracts is None else contracts.split(","),
+                play_model=args.play,
+                play_options={"worlds": args.worlds} if pimc else None,
             )
         except _TimeUp:
             print(

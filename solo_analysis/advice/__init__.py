@@ -16,6 +16,7 @@ The ``candidate`` column marks the row that stands for its contract in the recom
 """
 
 from ..errors import AdviceError
+from .compare import PlayComparison, compare_play
 from .evaluate import advise
 from .request import (
     DEFAULT_MAX_POSITIONS,
@@ -36,5 +37,7 @@ __all__ = [
     "PROGRESS_CHUNK",
     "Advice",
     "AdviceError",
+    "PlayComparison",
     "advise",
+    "compare_play",
 ]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import signal
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..cards import play_seat_str
+from ..errors import Interrupted
 from ..hand import Hand
 from ..play import PlayModel
 from ..play.questions import build_rows
@@ -18,7 +20,7 @@ from .request import (
     Request,
 )
 from .result import Advice
-from .sampling import Sampling
+from .sampling import Outcome, Sampling
 from .table import recommend, summarise
 
 __all__ = ["advise"]
@@ -37,6 +39,7 @@ def advise(
     tolerance: float = DEFAULT_TOLERANCE,
     max_samples: int = DEFAULT_MAX_SAMPLES,
     play_model: str | PlayModel = "double-dummy",
+    play_options: Mapping[str, Any] | None = None,
     exact: bool | None = None,
     contracts: str | Iterable[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -79,7 +82,13 @@ def advise(
     max_samples : int, default 2000
         Cap on the deals of an adaptive run.
     play_model : str or PlayModel, default "double-dummy"
-        How each deal is played (a name of :data:`~solo_analysis.play.PLAY_MODELS`, or a model).
+        How each deal is played (a name of :data:`~solo_analysis.play.PLAY_MODELS`, or a
+        model): ``"double-dummy"`` (every player sees every card) or ``"pimc"`` (realistic
+        play: each player decides from what he can see, :class:`~solo_analysis.play.Pimc`).
+    play_options : mapping, optional
+        Options of the named model (:data:`~solo_analysis.play.PLAY_OPTIONS`), e.g.
+        ``{"worlds": 32, "prior": "none"}`` for ``"pimc"``, whose ``seed`` defaults to the
+        advice's.
     exact : bool, optional
         ``True``: count tricks on every row (trick distributions for all rows); ``None``: ask
         only whether contracts make, except where the rule set pays by the trick; ``False``:
@@ -136,12 +145,18 @@ def advise(
     ContractError
         An unknown ``over`` contract or contract name.
     PlayModelError
-        An unknown play model.
+        An unknown play model or option, or a model that cannot count tricks asked for them
+        (``exact=True``, or a rule set paying by the trick).
     AdviceError
         A bad ``samples``, ``max_samples``, ``tolerance``, ``exact``, ``max_question_positions``,
         ``control_variates``, ``max_seconds`` or ``max_positions``.
     ConstraintError, SamplingError
         From the sampler (a bad ``seed`` included).
+    Interrupted
+        On Ctrl-C (``KeyboardInterrupt``) or another interrupt while sampling, once the
+        solver's workers stopped: a ``KeyboardInterrupt`` whose ``partial`` is the advice from
+        the deals solved before it (``stopped == "interrupted"``, not ``converged``), or
+        ``None`` if none was.
     """
     request = Request.build(
         hand,
@@ -155,6 +170,7 @@ def advise(
         tolerance=tolerance,
         max_samples=max_samples,
         play_model=play_model,
+        play_options=play_options,
         exact=exact,
         contracts=contracts,
         max_question_positions=max_question_positions,
@@ -164,9 +180,32 @@ def advise(
     )
     rows = build_rows(request.rules, request.seat, request.turnup_suit, request.only)
     sampling = Sampling(request, rows, progress)
-    outcome = sampling.run()
+    try:
+        outcome = sampling.run()
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        partial = _partial_advice(request, sampling)
+        detail = "" if partial is None else f"advice from the {partial.samples} deals solved"
+        raise Interrupted(signum, partial, detail) from None
+    return _advice(request, sampling, outcome)
+
+
+def _partial_advice(request: Request, sampling: Sampling) -> Advice | None:
+    """The advice from the deals an interrupted run solved, if any (``None`` if it fails)."""
+    if sampling.solved == 0:
+        return None
+    outcome = Outcome(sampling.solved, False, "interrupted", sampling.unresolved)
+    try:
+        return _advice(request, sampling, outcome)
+    except Exception:  # an advice from a run cut anywhere is a courtesy, never an error
+        return None
+
+
+def _advice(request: Request, sampling: Sampling, outcome: Outcome) -> Advice:
+    """The :class:`Advice` from the rows ``sampling`` solved and how its run ended."""
+    rows = sampling.rows
     model = request.model
-    table, distribution, payoffs = summarise(
+    table, distribution, payoffs, outcomes = summarise(
         rows, request.rules, request.seat, request.over, model.name, sampling.controls
     )
     ranges = {i: (float(r.values.min()), float(r.values.max())) for i, r in enumerate(rows)}
@@ -188,6 +227,7 @@ def advise(
         runner_up=runner,
         close_call=close,
         margin=margin,
+        outcomes=outcomes,
         over=None if request.over is None else request.over.name,
         tolerance=request.stopping.tolerance if adaptive else None,
         converged=outcome.converged,

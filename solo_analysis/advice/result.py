@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from ..cards import card_str, trump_symbol
+from ..cards import NT, SUIT_NAMES, card_str, parse_trump, trump_symbol
 from ..hand import Hand
 from ..report.html import advice_html
 from ..report.text import advice_text, percent, signed_units
@@ -38,16 +38,20 @@ JSON_COLUMNS = (
     "choice",
     "candidate",
     "allowed",
+    "recommended",
     "target",
     "misere",
     "leader",
     "exposed",
+    "solved",
+    "unsolved",
     "samples",
     "unresolved",
     "p_make",
     "ci_low",
     "ci_high",
     "p_raw",
+    "corrected",
     "ev_units",
     "ev_low",
     "ev_high",
@@ -83,20 +87,26 @@ class Advice:
         Deals sampled.  With a fixed ``samples`` every row is evaluated on all of them; an
         adaptive run evaluates every row on the first deals and stops each contract once its
         own intervals reach the tolerance, so a row may use fewer.  A row's estimates leave out
-        the deals the solver gave up on for it; the table's ``samples`` (solved) and
-        ``unresolved`` (given up) columns add up to the deals that row was evaluated on.
+        the deals the solver gave up on for it; the table's ``solved`` and ``unsolved`` columns
+        add up to the deals that row was evaluated on (``samples`` and ``unresolved`` are the
+        same two counts under their former names).
     seed : int
         Seed of the deal stream; ``advise(..., seed=advice.seed)`` repeats the run.
     play_model : str
         Name of the play model (``"double-dummy"``); :attr:`play_note` is its caveat.
     table : pandas.DataFrame
-        One row per contract option (see the module docstring for the columns).
+        One row per contract option, with the columns of :data:`JSON_COLUMNS`: among them
+        ``solved`` / ``unsolved`` (the deals behind the row), ``p_make`` with ``ci_low`` /
+        ``ci_high``, ``ev_units`` with ``ev_low`` / ``ev_high``, ``corrected`` (the estimates
+        are the control-variate ones; else the plain rate, Wilson's interval) and
+        ``recommended`` (the row bid; none for a pass).
     distribution : pandas.DataFrame
         Long table: ``row, contract, trump, partner, choice, tricks, count, share`` for every row
         whose tricks were counted (all rows with ``exact=True``); :meth:`tricks_frame` adds the
         title, target and a ``made`` column.
     recommendation : str
-        The contract name to bid, or ``"pass"``.
+        The contract name to bid, or ``"pass"``; :attr:`recommended_trump` and
+        :attr:`recommended_bid` add the trump the declarer names.
     recommended : pandas.Series or None
         The table row of the recommendation (``None`` for a pass).
     runner_up : pandas.Series or None
@@ -134,6 +144,11 @@ class Advice:
         Search positions the play model spent on this advice (``None`` if it does not count).
     max_positions : int or None
         The cap on them (``None``: none, or a fixed ``samples`` run).
+    outcomes : dict of int to numpy.ndarray
+        Per table row (its ``row``): whether the contract made on each deal the row was asked
+        on, in the deals' order (1.0 / 0.0; NaN where the play model gave up; for an ``any``
+        row the share of the partners with whom it made).  Two advices of the same hand and
+        seed share their deals, so these pair them (:func:`~solo_analysis.advice.compare_play`).
 
     Notes
     -----
@@ -168,6 +183,7 @@ class Advice:
     max_seconds: float | None = None
     positions: int | None = None
     max_positions: int | None = None
+    outcomes: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 
     # -- text -------------------------------------------------------------------------------
 
@@ -179,6 +195,35 @@ class Advice:
             trump = row["trump"]
             text += f" ({trump_symbol(trump) if symbols else trump})"
         return text
+
+    @property
+    def recommended_trump(self) -> str | None:
+        """The trump of the recommended bid (``"S"``, ``"H"``, ``"D"``, ``"C"``, ``"NT"``).
+
+        ``None`` for a pass.  For a contract whose trump the declarer names (Abundance,
+        Abundance Declared), the one he should name.
+        """
+        if self.recommended is None:
+            return None
+        return str(self.recommended["trump"])
+
+    @property
+    def recommended_bid(self) -> str:
+        """The bid to make, in words: ``"solo"``, ``"abundance (spades)"``, ``"pass"``.
+
+        The contract name, with the trump where the declarer names it.
+        """
+        if self.recommended is None:
+            return "pass"
+        return self._bid(self.recommended)
+
+    def _bid(self, row: pd.Series) -> str:
+        """``"abundance (spades)"`` for a declarer's choice of trumps, else the contract name."""
+        name = str(row["contract"])
+        if not self.rules.contract(name).trump.startswith("declarer"):
+            return name
+        trump = parse_trump(str(row["trump"]))
+        return f"{name} ({'no trump' if trump == NT else SUIT_NAMES[trump]})"
 
     def summary(self) -> str:
         """One line, e.g. ``"Bid Misère: 71% (68–74%), +3.8 units; Solo is second at +1.2"``."""
@@ -226,7 +271,7 @@ class Advice:
         turnup = None if self.turnup is None else card_str(self.turnup)
         return (
             f"<Advice {str(self.hand)!r} seat={self.seat} turnup={turnup} rules={self.rules.name} "
-            f"samples={self.samples} seed={self.seed}: {self.recommendation}>"
+            f"samples={self.samples} seed={self.seed}: {self.recommended_bid}>"
         )
 
     # -- data -------------------------------------------------------------------------------
@@ -243,6 +288,7 @@ class Advice:
         if self.recommended is None:
             rec: dict[str, Any] = {
                 "contract": "pass",
+                "bid": "pass",
                 "title": "Pass",
                 "trump": None,
                 "ev_units": 0.0,
@@ -251,6 +297,7 @@ class Advice:
             r = self.recommended
             rec = {
                 "contract": r["contract"],
+                "bid": self._bid(r),
                 "title": r["title"],
                 "trump": r["trump"],
                 "row": _plain(r["row"]),
@@ -267,6 +314,7 @@ class Advice:
             if self.runner_up is None
             else {
                 "contract": self.runner_up["contract"],
+                "bid": self._bid(self.runner_up),
                 "trump": self.runner_up["trump"],
                 "ev_units": _plain(self.runner_up["ev_units"]),
             }
@@ -309,7 +357,8 @@ class Advice:
     def to_csv(self, path: Any = None) -> str | None:
         """Header + one line per contract option (the columns of the JSON ``contracts``).
 
-        Returns the text, or writes it to ``path`` and returns ``None``.
+        The ``recommended`` column marks the row to bid (no row for a pass).  Returns the
+        text, or writes it to ``path`` and returns ``None``.
         """
         text: str | None = self.table.loc[:, list(JSON_COLUMNS)].to_csv(path, index=False)
         return text

@@ -8,6 +8,13 @@ each batch is cut to what the previous batch's positions per deal say fits, and 
 when fewer than :data:`MIN_CUT_BATCH` deals do) or at a time limit (``max_seconds``).
 Positions are counted by the search itself, so a capped run repeats from its seed on any
 machine; a timed one does not.
+
+However large a batch, its deals are drawn and solved :data:`SOLVE_CHUNK` at a time (or
+:data:`PROGRESS_CHUNK` with a ``progress`` callback): the memory of a batch stays bounded, and
+the results are those of one piece, since every deal's answers depend on that deal alone.  An
+interrupt (``KeyboardInterrupt``) drops the chunk it stopped and leaves the rows as they were
+after the chunks before it, so that :attr:`Sampling.solved` deals make a consistent partial
+advice.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ __all__ = [
     "FIRST_BATCH",
     "MIN_CUT_BATCH",
     "PROGRESS_CHUNK",
+    "SOLVE_CHUNK",
     "Outcome",
     "Sampling",
     "row_results",
@@ -42,6 +50,9 @@ MIN_CUT_BATCH: int = 16
 #: with a ``progress`` callback, deals are solved in chunks of this many (results unchanged;
 #: the threads wait for a chunk's slowest question, so smaller chunks cost time)
 PROGRESS_CHUNK: int = 32
+#: the most deals drawn and solved at a time without a callback (results unchanged): a batch's
+#: deals (52 bytes each) and solver tasks (about 50 bytes a question) stay a few MB
+SOLVE_CHUNK: int = 1024
 #: the clock of ``max_seconds`` (a module attribute so that tests can replace it)
 _clock: Callable[[], float] = time.perf_counter
 
@@ -185,6 +196,8 @@ class Sampling:
                 n_aux=0,
             )
         self.unresolved = 0
+        #: deals drawn and solved so far, for the rows still open when the last chunk was
+        self.solved = 0
         self.model = request.model
         self._positions0 = self.model.positions or 0
         if request.samples is not None:
@@ -230,21 +243,48 @@ class Sampling:
         controls.scale = np.where(sd > 0, sd, 1.0)
         controls.za = ((xa - controls.mean) / controls.scale).astype(np.float32)
 
-    def solve(self, active: list[Row], deals: np.ndarray, done: int) -> None:
-        """Solve the ``active`` rows on ``deals`` (``done`` deals came before them)."""
+    def solve(self, active: list[Row], n: int, done: int) -> None:
+        """Draw the next ``n`` deals and solve the ``active`` rows on them, chunk by chunk.
+
+        ``done`` deals came before them.  Chunks of :data:`SOLVE_CHUNK` deals, or of
+        :data:`PROGRESS_CHUNK` with a ``progress`` callback (called after each).
+        """
+        step = SOLVE_CHUNK if self.progress is None else PROGRESS_CHUNK
+        for start in range(0, n, step):
+            deals = self.sampler.draw(min(step, n - start))
+            self._solve_chunk(active, deals)
+            self.solved = done + start + deals.shape[0]
+            if self.progress is not None:
+                self.progress(self.solved, self.planned)
+
+    def _solve_chunk(self, active: list[Row], deals: np.ndarray) -> None:
+        """Solve the ``active`` rows on ``deals``; on any exception, leave no trace of them."""
         req = self.request
-        if self.controls is not None:
-            features = deal_features(deals, req.seat, req.turnup_suit)
-            self.controls.x = np.concatenate([self.controls.x, features])
-            if self.controls.n_aux == 0:
-                self._estimate_means(self.controls)
-        if self.progress is None:
-            self.unresolved += int(solve_rows(active, deals, self.model, req.exact).sum())
-            return
-        for start in range(0, deals.shape[0], PROGRESS_CHUNK):
-            part = deals[start : start + PROGRESS_CHUNK]
-            self.unresolved += int(solve_rows(active, part, self.model, req.exact).sum())
-            self.progress(done + start + part.shape[0], self.planned)
+        kept = [(row, len(row.made), len(row.tricks)) for row in self.rows]
+        controls = self.controls
+        x_rows = 0 if controls is None else controls.x.shape[0]
+        means = controls is not None and controls.n_aux > 0
+        positions = self.model.positions
+        try:
+            if controls is not None:
+                features = deal_features(deals, req.seat, req.turnup_suit)
+                controls.x = np.concatenate([controls.x, features])
+                if controls.n_aux == 0:
+                    self._estimate_means(controls)
+            turnups = np.full(deals.shape[0], -1 if req.turnup is None else req.turnup)
+            given_up = solve_rows(active, deals, self.model, req.exact, turnups)
+            self.unresolved += int(given_up.sum())
+        except BaseException:
+            # an interrupt inside solve_rows may leave some rows with this chunk's results
+            for row, made, tricks in kept:
+                del row.made[made:]
+                del row.tricks[tricks:]
+            if controls is not None:
+                controls.x = controls.x[:x_rows]
+                if not means:
+                    controls.n_aux = 0
+            self.model.positions = positions
+            raise
 
     def run(self) -> Outcome:
         """Solve every row on ``samples`` deals, or adaptively (see the module docstring)."""
@@ -252,7 +292,7 @@ class Sampling:
             self.progress(0, self.planned)
         samples = self.request.samples
         if samples is not None:
-            self.solve(self.rows, self.sampler.draw(samples), 0)
+            self.solve(self.rows, samples, 0)
             return Outcome(samples, True, "samples", self.unresolved)
         return self._adaptive()
 
@@ -268,7 +308,7 @@ class Sampling:
         cut = False  # this batch was cut to the time left: the last one
         while total < stop.max_samples:
             before, before_positions = _clock(), self.spent()
-            self.solve(active, self.sampler.draw(goal - total), total)
+            self.solve(active, goal - total, total)
             batch_seconds = _clock() - before
             batch_positions = self.spent() - before_positions
             batch, total = goal - total, goal

@@ -17,8 +17,8 @@ import pandas as pd
 from ..cards import play_seat_str, trump_str
 from ..play.questions import Row
 from ..rules import Contract, RuleSet
-from ..stats.control import Controls, mean_se, rate_bounds
-from ..stats.intervals import Z95, widen
+from ..stats.control import Controls, mean_bounds, mean_se, rate_bounds
+from ..stats.intervals import Z95, alike_interval, widen
 from .sampling import row_results
 
 __all__ = ["recommend", "summarise"]
@@ -37,12 +37,21 @@ def summarise(
     over: Contract | None,
     model_name: str,
     controls: Controls | None = None,
-) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, np.ndarray]]:
-    """Build the table, the trick distributions and the per-deal payoffs of each row.
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """Build the table, the trick distributions, and each row's payoff and outcome per deal.
 
-    A row's estimates are over the deals solved for it; its ``unresolved`` deals (NaN) widen
-    its intervals to cover any outcome of theirs (:func:`widen`; for ``p_make`` the Wilson
-    bounds over all the deals with every unresolved one failing, or making).
+    A row's outcomes are 1.0 (made) / 0.0 per deal, NaN where the play model gave up, and for
+    an ``any`` row the share of the partners with whom it makes.
+
+    A row's estimates are over the deals solved for it (``solved``); its ``unsolved`` deals
+    (NaN) widen its intervals to cover any outcome of theirs (:func:`widen`; for ``p_make`` the
+    Wilson bounds over all the deals with every unresolved one failing, or making).
+
+    The expected units follow the make rate: a settlement of two values maps ``p_make`` and its
+    interval onto them; any other (the average over Prop partners, a settlement by the trick)
+    is corrected by the control variates exactly when the rate is (``corrected``), so the two
+    figures of a row come from the same estimate, and its interval falls back to Wilson's on
+    the settlement's range when the deals are too few for a normal one (:func:`mean_bounds`).
     """
     arrays: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     for i, row in enumerate(rows):
@@ -71,7 +80,7 @@ def summarise(
         known = ~np.isnan(made)
         unresolved = int(made.size - known.sum())
         x_all = None if controls is None else controls.x[: made.size]
-        pm, lo, hi, _corrected, _ = rate_bounds(made, x_all, controls)
+        pm, lo, hi, corrected, _ = rate_bounds(made, x_all, controls)
         x = None if x_all is None else x_all[known]
         made, payoff, tricks = made[known], payoff[known], tricks[known]
         n = made.size
@@ -84,11 +93,10 @@ def summarise(
             ev = lose + (win - lose) * pm if n else math.nan
             ev_low, ev_high = lose + (win - lose) * lo, lose + (win - lose) * hi
         else:
-            ev, se = mean_se(payoff, x, controls)
-            ev_low, ev_high = ev - Z95 * se, ev + Z95 * se
-            ev_low, ev_high = widen(
-                ev_low, ev_high, n, unresolved, float(row.values.min()), float(row.values.max())
-            )
+            worst, best = float(row.values.min()), float(row.values.max())
+            use = controls if corrected else None
+            ev, ev_low, ev_high, _ = mean_bounds(payoff, x if corrected else None, use, worst, best)
+            ev_low, ev_high = widen(ev_low, ev_high, n, unresolved, worst, best)
         partner = None if row.partner is None else play_seat_str(row.partner)
         if row.choice == "any":
             partner = "any"
@@ -103,16 +111,20 @@ def summarise(
                 "choice": row.choice,
                 "candidate": False,
                 "allowed": over is None or c.rank > over.rank,
+                "recommended": False,
                 "target": c.target,
                 "misere": c.misere,
                 "leader": play_seat_str(row.leader),
                 "exposed": c.exposed,
+                "solved": n,
+                "unsolved": unresolved,
                 "samples": n,
                 "unresolved": unresolved,
                 "p_make": pm,
                 "ci_low": float(lo),
                 "ci_high": float(hi),
                 "p_raw": p_raw,
+                "corrected": corrected,
                 "ev_units": float(ev),
                 "ev_low": float(ev_low),
                 "ev_high": float(ev_high),
@@ -149,13 +161,14 @@ def summarise(
     distribution = pd.DataFrame.from_records(dist_records, columns=dist_cols)
     distribution["partner"] = pd.Series([r["partner"] for r in dist_records], dtype=object)
     payoffs = {i: arrays[i][1] for i in range(len(rows))}
-    return table, distribution, payoffs
+    outcomes = {i: arrays[i][0] for i in range(len(rows))}
+    return table, distribution, payoffs, outcomes
 
 
 def recommend(
     table: pd.DataFrame,
     payoffs: Mapping[int, np.ndarray],
-    ranges: Mapping[int, tuple[float, float]] | None = None,
+    ranges: Mapping[int, tuple[float, float]],
     controls: Controls | None = None,
 ) -> tuple[pd.Series | None, pd.Series | None, bool, tuple[float, float, float]]:
     """Best allowed candidate (or pass), runner-up, close call and the paired margin.
@@ -164,6 +177,11 @@ def recommend(
     stream: an adaptive run stops each contract when its own intervals are narrow enough);
     the deals either was given up on (NaN payoffs) widen its interval by the most and least
     the difference could be on them (``ranges``: each row's lowest and highest settlement).
+    Its interval is normal (corrected by the control variates where they apply).  Where every
+    deal gave the same difference (one deal, or a clear-cut hand) there is no spread to measure,
+    and the bounds allow a share of deals with another difference, up to Wilson's bound for
+    none seen (:func:`alike_interval`): never infinite, never of zero width.  Marks the chosen
+    row in ``table``'s ``recommended`` column (in place; no row for a pass).
     """
     cands = table[table["candidate"] & table["allowed"]].sort_values(
         ["ev_units", "p_make", "rank"], ascending=[False, False, True], kind="stable"
@@ -177,8 +195,11 @@ def recommend(
     # highest expected units first; at equal value passing beats bidding
     options.sort(key=lambda o: (-o[0], o[3] is not None))
     best, second = options[0], options[1] if len(options) > 1 else None
+    best_row = None if best[3] is None else int(best[3]["row"])
+    table["recommended"] = table["row"] == best_row
+    chosen = None if best_row is None else table[table["row"] == best_row].iloc[0]
     if second is None:
-        return best[3], None, False, (math.nan, math.nan, math.nan)
+        return chosen, None, False, (math.nan, math.nan, math.nan)
     a = payoffs[int(best[3]["row"])] if best[3] is not None else None
     b = payoffs[int(second[3]["row"])] if second[3] is not None else None
     if a is not None and b is not None:
@@ -193,14 +214,20 @@ def recommend(
     x = None if controls is None else controls.x[: diff.size][known]
     diff = diff[known]
     n = diff.size
-    mean, se = mean_se(diff, x, controls)
-    margin = (mean, mean - Z95 * se, mean + Z95 * se) if n > 1 else (mean, -math.inf, math.inf)
-    if unresolved and ranges is not None and n > 1:
-        ra = ranges[int(best[3]["row"])] if best[3] is not None else (0.0, 0.0)
-        rb = ranges[int(second[3]["row"])] if second[3] is not None else (0.0, 0.0)
-        lo, hi = widen(margin[1], margin[2], n, unresolved, ra[0] - rb[1], ra[1] - rb[0])
-        margin = (margin[0], lo, hi)
+    ra = ranges[int(best[3]["row"])] if best[3] is not None else (0.0, 0.0)
+    rb = ranges[int(second[3]["row"])] if second[3] is not None else (0.0, 0.0)
+    worst, most = ra[0] - rb[1], ra[1] - rb[0]  # the difference's range
+    if n and float(np.ptp(diff)) == 0:  # every deal alike (or one deal): no spread to measure
+        mean = float(diff[0])
+        lo, hi = alike_interval(mean, n, worst, most)
+    elif n:
+        mean, se = mean_se(diff, x, controls)
+        lo, hi = mean - Z95 * se, mean + Z95 * se
+    else:
+        mean, (lo, hi) = math.nan, (worst, most)
+    lo, hi = widen(lo, hi, n, unresolved, worst, most)
+    margin = (mean, lo, hi)
     # close call: the two values are not told apart.  The deals are shared, so the paired
     # difference decides (sharper than comparing the two rows' own intervals).
     close = bool(margin[1] <= 0.0)
-    return best[3], second[3], close, margin
+    return chosen, second[3], close, margin

@@ -5,18 +5,26 @@ Sub-commands live in their own modules and are imported only when invoked
 loaded only by the commands that need it.
 
 Every input error is reported as one line on stderr with a non-zero exit
-status, never a traceback.
+status, never a traceback.  So is an interrupt: Ctrl-C (SIGINT) exits with 130 and
+``solo-analysis: interrupted``, SIGTERM with 143 and ``solo-analysis: terminated``
+(``128 + signal``, the shells' convention), after the solver's workers stopped
+(:func:`~solo_analysis.solver.run_stoppable`) and what was finished was kept: the chunks of
+a table run, and the advice from the deals solved (printed before the line).  A closed
+output pipe ends a command quietly, with status 0 (``deal | head -1``).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import signal
 import sys
+from types import FrameType
 from typing import Any
 
 import click
 
-from ..errors import SoloAnalysisError
+from ..errors import Interrupted, SoloAnalysisError
 
 # command name -> "module:attribute" (relative to this package)
 COMMANDS: dict[str, str] = {
@@ -50,6 +58,33 @@ class LazyGroup(click.Group):
             return command
         return super().get_command(ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the sub-command; an interrupt leaves as :class:`_Stopped`.
+
+        click would turn a ``KeyboardInterrupt`` into ``Abort`` after printing an empty line
+        on stderr: :func:`main` prints the one line itself.
+        """
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, "signum", signal.SIGINT)
+            raise _Stopped(signum, getattr(exc, "detail", "")) from None
+        except BrokenPipeError:
+            raise _PipeClosed from None
+
+
+class _Stopped(Exception):
+    """An interrupt on its way out of click (see :meth:`LazyGroup.invoke`)."""
+
+    def __init__(self, signum: int, detail: str = "") -> None:
+        super().__init__(signum, detail)
+        self.signum = signum
+        self.detail = detail
+
+
+class _PipeClosed(Exception):
+    """The reader of stdout went away (click would exit 1 on its own)."""
+
 
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="solo-analysis")
@@ -64,22 +99,64 @@ def fail(message: str, code: int = 2) -> None:
     sys.exit(code)
 
 
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    """The SIGTERM handler: stop the way Ctrl-C does."""
+    raise Interrupted(signum)
+
+
+def _stopped(signum: int, detail: str = "") -> None:
+    """Print the one line of an interrupt (and what was kept) and exit with ``128 + signum``."""
+    word = "terminated" if signum == signal.SIGTERM else "interrupted"
+    more = f" ({' '.join(detail.split())})" if detail else ""
+    click.echo(f"solo-analysis: {word}{more}", err=True)
+    sys.exit(128 + signum)
+
+
+def _pipe_closed() -> None:
+    """The reader of stdout went away: exit 0 without a word (nothing more can be shown).
+
+    stdout is pointed at ``/dev/null`` first, so that Python's flush of it at exit does not
+    fail again and print "Exception ignored".
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+    sys.exit(0)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, turning every error into one line."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread: SIGTERM keeps its handler
+        previous = None
     try:
         cli.main(args=argv, prog_name="solo-analysis", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.Abort:
+    except _Stopped as exc:
+        _stopped(exc.signum, exc.detail)
+    except _PipeClosed:
+        _pipe_closed()
+    except click.Abort as exc:
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, KeyboardInterrupt):
+            _stopped(getattr(cause, "signum", signal.SIGINT))
         fail("aborted", 130)
     except click.ClickException as exc:
         fail(exc.format_message(), exc.exit_code)
     except SoloAnalysisError as exc:
         fail(str(exc), 2)
-    except KeyboardInterrupt:
-        fail("interrupted", 130)
+    except KeyboardInterrupt as exc:
+        _stopped(getattr(exc, "signum", signal.SIGINT))
     except BrokenPipeError:
-        sys.exit(1)
+        _pipe_closed()
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     sys.exit(0)
 
 

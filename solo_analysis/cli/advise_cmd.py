@@ -6,6 +6,8 @@ Output formats are small functions in ``FORMATTERS`` (``Advice -> str``), so a n
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import sys
 import time
@@ -13,9 +15,11 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 import click
+import numpy as np
 
 from ..report.text import advice_text
 from ._console import COMPILE_NOTICE, needs_compiling, stderr_is_terminal
+from ._options import play_options
 
 # --- progress on stderr -----------------------------------------------------------------------
 
@@ -115,6 +119,63 @@ def _write_plot(advice: Any, path: str) -> None:
         raise click.FileError(path, hint=exc.strerror or str(exc)) from None
 
 
+def _compare(
+    hand: str,
+    play: str,
+    options: dict[str, object],
+    fmt: str,
+    quiet: bool,
+    plot_path: str | None,
+    line: ProgressLine | None,
+    **kwargs: Any,
+) -> None:
+    """``--compare-play``: the advice under both play models, on the same deals."""
+    from ..advice import compare_play
+
+    other = "double-dummy" if play == "pimc" else "pimc"
+    try:
+        comparison = compare_play(
+            hand, models=(play, other), play_options=options, progress=line, **kwargs
+        )
+    finally:
+        if line is not None:
+            line.close()
+    if plot_path is not None:
+        from ..report.charts import comparison_chart
+        from ..report.style import save_figure
+
+        try:
+            save_figure(comparison_chart(comparison), plot_path)
+        except OSError as exc:
+            raise click.FileError(plot_path, hint=exc.strerror or str(exc)) from None
+    if quiet and fmt == "table":
+        click.echo(f"{play}: {comparison.first.summary()}")
+        click.echo(f"{other}: {comparison.second.summary()}")
+    elif fmt == "json":
+        doc = {
+            "first": comparison.first.to_dict(),
+            "second": comparison.second.to_dict(),
+            "comparison": [
+                {k: _plain(v) for k, v in rec.items()}
+                for rec in comparison.table.to_dict("records")
+            ],
+        }
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+    elif fmt == "csv":
+        click.echo(comparison.table.to_csv(index=False).rstrip("\n"))
+    else:
+        click.echo(comparison.to_text())
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready value: numpy scalars unwrapped, NaN as None."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
 #: --format choice -> Advice -> text
 FORMATTERS: dict[str, Callable[[Any], str]] = {
     "table": advice_text,
@@ -123,7 +184,9 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 }
 
 
-@click.command("advise")
+@click.command(
+    "advise", short_help="Success chance, expected units and a recommended bid for a hand."
+)
 @click.argument("hand")
 @click.option("--seat", required=True, help="Your seat: eldest, second, third or dealer.")
 @click.option(
@@ -174,6 +237,36 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 )
 @click.option("--exact", is_flag=True, default=False, help="Count tricks on every row (slower).")
 @click.option(
+    "--play",
+    "play",
+    type=click.Choice(["double-dummy", "pimc"], case_sensitive=False),
+    default="double-dummy",
+    show_default=True,
+    help="How the deals are played: double-dummy (everyone sees every card) or pimc "
+    "(realistic: each player decides from what he can see).",
+)
+@click.option(
+    "--compare-play",
+    is_flag=True,
+    default=False,
+    help="Also play the same deals with the other play model, and show both side by side with "
+    "the paired difference.",
+)
+@click.option(
+    "--worlds",
+    type=int,
+    default=None,
+    metavar="N",
+    help="With --play pimc: deals a player imagines at each decision (default 16).",
+)
+@click.option(
+    "--prior",
+    default=None,
+    metavar="NAME",
+    help="With --play pimc: what the defence reads into a lone declarer's bid: default, none, "
+    "or misere-hcp4.",
+)
+@click.option(
     "--max-question-positions",
     type=int,
     default=None,
@@ -222,6 +315,10 @@ def advise(
     over: str | None,
     contracts: str | None,
     exact: bool,
+    play: str,
+    compare_play: bool,
+    worlds: int | None,
+    prior: str | None,
     max_question_positions: int | None,
     control_variates: bool,
     fmt: str,
@@ -261,6 +358,7 @@ def advise(
     if max_question_positions is not None:
         question_cap = max_question_positions or None
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
+    options = play_options(play, worlds, prior, compare_play)
     line = None
     if not quiet and _stderr_is_terminal():
         if _needs_compiling():
@@ -271,9 +369,15 @@ def advise(
             tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
             max_positions=positions_cap,
         )
-    try:
-        advice = run_advise(
+    if compare_play:
+        _compare(
             hand,
+            play.lower(),
+            options,
+            fmt.lower(),
+            quiet,
+            plot_path,
+            line,
             seat=seat,
             turnup=turnup,
             rules=rules_spec,
@@ -288,8 +392,38 @@ def advise(
             max_seconds=max_seconds,
             max_positions=positions_cap,
             contracts=names,
+        )
+        return
+    try:
+        advice = run_advise(
+            hand,
+            seat=seat,
+            turnup=turnup,
+            rules=rules_spec,
+            samples=samples,
+            seed=seed,
+            over=over,
+            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+            max_samples=DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
+            exact=True if exact else None,
+            play_model=play.lower(),
+            play_options=options,
+            max_question_positions=question_cap,
+            control_variates=control_variates,
+            max_seconds=max_seconds,
+            max_positions=positions_cap,
+            contracts=names,
             progress=line,
         )
+    except KeyboardInterrupt as exc:
+        # the advice from the deals solved before the interrupt (stopped: "interrupted"), if any
+        if line is not None:
+            line.close()
+        partial = getattr(exc, "partial", None)
+        if partial is not None:
+            only = quiet and fmt.lower() == "table"
+            click.echo(partial.summary() if only else FORMATTERS[fmt.lower()](partial))
+        raise
     finally:
         if line is not None:
             line.close()

@@ -83,7 +83,9 @@ def _ladder_json(rules: RuleSet) -> dict[str, Any]:
     return options
 
 
-@click.command("rules")
+@click.command(
+    "rules", short_help="List the rule-set presets, or show one rule set's contract ladder."
+)
 @click.argument("name", required=False)
 @click.option(
     "--format", "fmt", type=_FORMAT, default="table", show_default=True, help="Output format."
@@ -132,7 +134,7 @@ def rules(name: str | None, fmt: str) -> None:
     click.echo(text_table(header, rows, right={0, 6, 7}))
 
 
-@click.command("score")
+@click.command("score", short_help="The units each player wins or pays for one contract.")
 @click.argument("contract")
 @click.option(
     "--tricks",

@@ -2,7 +2,8 @@
 
 * ``solve`` - the declarer side's tricks under perfect play (or a yes/no ``--target``).
 * ``leads`` - the double-dummy value of every card the leader may lead.
-* ``deal`` - random full deals in PBN, reproducible with ``--seed``.
+* ``deal`` - random full deals in PBN, reproducible with ``--seed``, streamed in chunks of
+  :data:`DEAL_CHUNK` (the first line at once, memory flat whatever ``--n``).
 
 The solver (numba) is imported only inside the commands, so ``--help`` stays fast.
 """
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 _FORMAT = click.Choice(["table", "json"], case_sensitive=False)
 _DEAL_FORMAT = click.Choice(["pbn", "json"], case_sensitive=False)
+#: deals dealt, formatted and written at a time by ``deal``
+DEAL_CHUNK: int = 1000
 
 
 # --- shared options -------------------------------------------------------------------
@@ -122,7 +125,7 @@ def solve_answer(q: Question, result: int | bool, target: int | None) -> str:
     return f"{_side(q)} can make {target}: {yes}"
 
 
-@click.command("solve")
+@click.command("solve", short_help="Double-dummy tricks (or a target question) for one deal.")
 @click.argument("pbn")
 @_question_options
 @click.option(
@@ -172,7 +175,7 @@ def best_leads(q: Question, leads: dict[int, int]) -> set[int]:
     return {card for card, tricks in leads.items() if tricks == best}
 
 
-@click.command("leads")
+@click.command("leads", short_help="The double-dummy value of every opening lead.")
 @click.argument("pbn")
 @_question_options
 @click.option(
@@ -212,7 +215,7 @@ def leads(pbn: str, trump: str, leader: str, declarers: str, misere: bool, fmt: 
 # --- deal -------------------------------------------------------------------------------
 
 
-@click.command("deal")
+@click.command("deal", short_help="Random full deals in PBN, streamed.")
 @click.option(
     "--seed", type=int, default=None, help="Seed for reproducible deals (default: random)."
 )
@@ -229,18 +232,32 @@ def leads(pbn: str, trump: str, leader: str, declarers: str, misere: bool, fmt: 
     "--format", "fmt", type=_DEAL_FORMAT, default="pbn", show_default=True, help="Output format."
 )
 def deal(seed: int | None, count: int, fmt: str) -> None:
-    """Print random full deals, one PBN line each ("N:... ... ... ...")."""
-    from ..sampler import random_deals
+    """Print random full deals, one PBN line each ("N:... ... ... ...").
 
-    if seed is None:
-        seed = secrets.randbits(63)
-    arrays = random_deals(count, seed)
-    pbns = [Deal.from_array(a).to_pbn() for a in arrays]
-    if fmt.lower() == "json":
-        click.echo(json.dumps({"seed": seed, "deals": pbns}))
-        return
-    for text in pbns:
-        click.echo(text)
+    The deals are written as they are dealt, so ``--n`` may be as large as you like; with
+    ``--format json`` they form one document, ``{"seed": S, "deals": [...]}``, complete
+    once the last deal is written.
+    """
+    from ..sampler import check_seed, deals_at
+
+    seed = secrets.randbits(63) if seed is None else check_seed(seed)
+    as_json = fmt.lower() == "json"
+    out = click.get_text_stream("stdout")
+    if as_json:
+        out.write(f'{{"seed": {seed}, "deals": [')
+    for start in range(0, count, DEAL_CHUNK):
+        # deal i depends on (seed, i) alone: chunk by chunk, the deals of random_deals(count)
+        arrays = deals_at(seed, start, min(DEAL_CHUNK, count - start))
+        pbns = [Deal.from_array(a).to_pbn() for a in arrays]
+        if as_json:
+            text = ", ".join(json.dumps(p) for p in pbns)
+            out.write(text if start == 0 else ", " + text)
+        else:
+            out.write("\n".join(pbns) + "\n")
+        out.flush()
+    if as_json:
+        out.write("]}\n")
+        out.flush()
 
 
 __all__ = ["best_leads", "deal", "leads", "solve", "solve_answer"]

@@ -6,8 +6,10 @@ import shlex
 
 import click
 
+from ._options import play_options
 
-@click.command("table")
+
+@click.command("table", short_help="Bidding-odds tables from random deals (resumable).")
 @click.option("--deals", type=int, required=True, help="Number of random deals (>= 1).")
 @click.option(
     "--seed", type=int, required=True, help="Seed of the deal stream; a resume needs the same seed."
@@ -46,6 +48,20 @@ import click
     help="Run directory of another rule set (same seed, chunk size and --max-question-positions): "
     "questions both rule sets ask take its answers instead of being solved again.",
 )
+@click.option(
+    "--play",
+    type=click.Choice(["double-dummy", "pimc"], case_sensitive=False),
+    default="double-dummy",
+    show_default=True,
+    help="How the deals are played: double-dummy, or pimc (realistic: each player decides "
+    "from what he can see).",
+)
+@click.option(
+    "--worlds", type=int, default=None, metavar="N", help="With --play pimc: deals imagined."
+)
+@click.option(
+    "--prior", default=None, metavar="NAME", help="With --play pimc: the defence's prior."
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def table(
     deals: int,
@@ -58,12 +74,16 @@ def table(
     threads: int | None,
     max_question_positions: int | None,
     reuse: str | None,
+    play: str,
+    worlds: int | None,
+    prior: str | None,
     quiet: bool,
 ) -> None:
     """Solve DEALS random deals for every seat and contract; write odds tables into OUT."""
     from ..tables import DEFAULT_CHUNK_SIZE, run_tables
 
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
+    options = play_options(play, worlds, prior)
     parts = [
         "solo-analysis",
         "table",
@@ -75,6 +95,7 @@ def table(
         out,
         "--rules",
         rules_spec,
+        *(["--play", play.lower()] if play.lower() != "double-dummy" else []),
     ]
     for flag, value in (
         ("--contracts", contracts),
@@ -83,6 +104,8 @@ def table(
         ("--threads", threads),
         ("--max-question-positions", max_question_positions),
         ("--reuse", reuse),
+        ("--worlds", worlds),
+        ("--prior", prior),
     ):
         if value is not None:
             parts += [flag, str(value)]
@@ -104,6 +127,8 @@ def table(
         command=command,
         max_question_positions=max_question_positions,
         reuse=reuse,
+        play_model=play.lower(),
+        play_options=options,
     )
     speed = "" if run.throughput is None else f", {run.throughput:.3g} deals/s"
     click.echo(

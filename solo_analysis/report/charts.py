@@ -21,13 +21,14 @@ from matplotlib.ticker import PercentFormatter
 
 from ..cards import SUIT_SYMBOLS, card_str, trump_symbol
 from ..errors import PlotError
-from .style import style
-from .view import AdviceView
+from .style import ReportFigure, style
+from .text import percent, signed_units
+from .view import AdviceView, ComparisonView
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["advice_chart", "tricks_chart"]
+__all__ = ["UnitsWindow", "advice_chart", "comparison_chart", "tricks_chart", "units_window"]
 
 
 class _Look(NamedTuple):
@@ -94,6 +95,108 @@ def _whiskers(mid: float, low: float, high: float) -> list[list[float]]:
     return [[max(mid - low, 0.0)], [max(high - mid, 0.0)]]
 
 
+#: the units axis shows every row unless their values span more than this many times the
+#: range of the decision (the recommendation, the runner-up, passing); then it zooms on that
+#: range, widened by :data:`UNITS_NEAR` times itself on each side
+UNITS_ZOOM: float = 3.0
+UNITS_NEAR: float = 1.0
+#: the narrowest range of the decision the units axis zooms on
+UNITS_MIN_SPAN: float = 2.0
+
+
+def _row_bounds(table: pd.DataFrame, row: Any) -> list[float]:
+    """Expected units and their interval of one table row (by its ``row`` number)."""
+    if row is None:
+        return []
+    hit = table[table["row"] == int(row)]
+    if hit.empty:
+        return []
+    vals = [float(hit.iloc[0][k]) for k in ("ev_units", "ev_low", "ev_high")]
+    return [v for v in vals if math.isfinite(v)]
+
+
+class UnitsWindow(NamedTuple):
+    """The zoomed units axis of :func:`advice_chart`.
+
+    Rows with values in ``[low, high]`` are drawn as usual, the others as triangles at the axis
+    limits ``left`` / ``right`` (room is kept there for their values).
+    """
+
+    low: float
+    high: float
+    left: float
+    right: float
+
+
+def units_window(advice: AdviceView, table: pd.DataFrame) -> UnitsWindow | None:
+    """The range of the units axis, or ``None`` to show every row.
+
+    The decision is between the recommendation, the runner-up and passing (0): their values
+    and intervals make its range (at least :data:`UNITS_MIN_SPAN` wide).  When all the rows'
+    values span at most :data:`UNITS_ZOOM` times that, every row is shown.  Otherwise the axis
+    covers the decision's range and the rows whose values lie within :data:`UNITS_NEAR` times
+    that range of it (with their intervals, up to that limit); the rows further off are drawn
+    as triangles at the edge with their values written, so a -24 units row does not squash a
+    +0.7 against 0 decision into a few pixels.
+    """
+    evs = _finite(table["ev_units"])
+    evs = evs[np.isfinite(evs)]
+    if evs.size == 0:
+        return None
+    everything = _finite(np.concatenate([table["ev_low"], table["ev_units"], table["ev_high"]]))
+    everything = everything[np.isfinite(everything)]
+    focus = [0.0]
+    for row in (advice.recommended, advice.runner_up):
+        focus += _row_bounds(advice.table, None if row is None else row["row"])
+    low, high = min(focus), max(focus)
+    span = max(high - low, UNITS_MIN_SPAN)
+    if float(everything.max() - everything.min()) <= UNITS_ZOOM * span:
+        return None
+    limit = (low - UNITS_NEAR * span, high + UNITS_NEAR * span)
+    ev = _finite(table["ev_units"])
+    near = np.isfinite(ev) & (ev >= limit[0]) & (ev <= limit[1])
+    if near.any():  # the rows near the decision, with their intervals up to the limit
+        reach = np.concatenate([_finite(table["ev_low"])[near], _finite(table["ev_high"])[near]])
+        reach = np.clip(reach[np.isfinite(reach)], *limit)
+        low, high = (
+            min(low, float(reach.min(initial=low))),
+            max(high, float(reach.max(initial=high))),
+        )
+    pad = 0.06 * (high - low)
+    room = 0.2 * (high - low)  # for the triangles and values of the rows off the scale
+    left = low - pad - (room if float(evs.min()) < low else 0.0)
+    right = high + pad + (room if float(evs.max()) > high else 0.0)
+    return UnitsWindow(low, high, left, right)
+
+
+def _interval_note(table: pd.DataFrame) -> str:
+    """Which kind of 95 % interval the rows show (control-variate, Wilson or both)."""
+    if "corrected" not in table.columns:
+        return "95% intervals"
+    corrected = int(table["corrected"].astype(bool).sum())
+    if corrected == len(table):
+        return "95% intervals: control variates"
+    if corrected == 0:
+        return "95% intervals: Wilson (plain rates)"
+    return (
+        f"95% intervals: control variates on {corrected} of {len(table)} rows, "
+        "Wilson on the rows with too few deals, makes or failures"
+    )
+
+
+def _footer(advice: AdviceView, table: pd.DataFrame) -> str:
+    """The chart's footnote: deals, seed, unsolved deals, the intervals, the play model."""
+    line = f"{advice.samples} deals (seed {advice.seed})"
+    if advice.unresolved:
+        cap = advice.max_question_positions
+        within = "" if cap is None else f" within {cap:,} positions per question"
+        line += (
+            f", {advice.unresolved} of them unsolved for some rows{within} "
+            "(their intervals cover both outcomes)"
+        )
+    return f"{line}; {_interval_note(table)}\n{advice.play_note}"
+
+
 def advice_chart(
     advice: AdviceView,
     ax: Axes | Sequence[Axes] | None = None,
@@ -130,8 +233,10 @@ def advice_chart(
     -----
     The recommendation is the dark bar (diamond marker) with a bold label, the other allowed
     options are hatched white bars (open circles), and options not allowed because they do not
-    rank above ``advice.over`` are grey (crosses).  Whiskers are 95 % intervals; the dotted line
-    at 0 units is passing.
+    rank above ``advice.over`` are grey (crosses).  Whiskers are 95 % intervals (control-variate
+    or Wilson, as the footnote says); the dotted line at 0 units is passing.  The units axis
+    zooms on the decision when far lower (or higher) rows would squash it
+    (:func:`units_window`): those rows are triangles at the edge with their values written.
     """
     table = advice.table
     if candidates_only:
@@ -145,7 +250,7 @@ def advice_chart(
 
     with style():
         if ax is None:
-            fig = Figure(figsize=(8.0, 1.4 + 0.32 * n), layout="constrained")
+            fig: Figure = ReportFigure(figsize=(8.0, 1.4 + 0.32 * n), layout="constrained")
             ax_p, ax_e = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [1.15, 1.0]})
             offsets = (0.0, 0.0)
         elif isinstance(ax, Sequence) and not isinstance(ax, str):
@@ -176,6 +281,8 @@ def advice_chart(
             _finite(table["ev_high"]),
         )
         bar_height = 0.62 if offsets[0] == 0 else 0.4
+        window = units_window(advice, table)
+        off_scale = 0
         for i, look in enumerate(looks):
             y_bar, y_mark = y[i] + offsets[0], y[i] + offsets[1]
             ax_p.barh(
@@ -202,12 +309,41 @@ def advice_chart(
                 ax_p.text(
                     min(hi[i], 1.0) + 0.02,
                     y_bar,
-                    f"{100 * p[i]:.0f}%",
+                    percent(p[i]),
                     va="center",
                     ha="left",
                     fontsize=7.5,
                     color=look.text,
                 )
+            if (
+                window is not None
+                and math.isfinite(ev[i])
+                and not window.low <= ev[i] <= window.high
+            ):
+                below = ev[i] < window.low
+                edge = window.left if below else window.right
+                ax_e.plot(
+                    edge,
+                    y_mark,
+                    marker="<" if below else ">",
+                    markersize=look.marker_size,
+                    color=look.edge,
+                    markerfacecolor=look.marker_face,
+                    clip_on=False,
+                    zorder=3,
+                )
+                ax_e.annotate(
+                    signed_units(ev[i]),
+                    (edge, y_mark),
+                    xytext=(7 if below else -7, 0),
+                    textcoords="offset points",
+                    ha="left" if below else "right",
+                    va="center",
+                    fontsize=7.5,
+                    color=look.text,
+                )
+                off_scale += 1
+                continue
             ax_e.errorbar(
                 ev[i],
                 y_mark,
@@ -224,10 +360,15 @@ def advice_chart(
         ax_p.set_xlim(0, 1.16)
         ax_p.set_xticks(np.linspace(0, 1, 6))
         ax_p.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-        ax_p.set_xlabel("chance of making (95% Wilson interval)")
+        ax_p.set_xlabel("chance of making (95% interval)")
 
         ax_e.axvline(0.0, color="0.3", linestyle=":", linewidth=1.0, zorder=1)
-        ax_e.set_xlabel("expected units (95% interval); dotted line: pass")
+        units_label = "expected units (95% interval); dotted line: pass"
+        if window is not None:
+            ax_e.set_xlim(window.left, window.right)
+            if off_scale:
+                units_label += "\n◀ ▶: off the scale, value written"
+        ax_e.set_xlabel(units_label)
 
         ax_p.set_yticks(y)
         ax_p.set_yticklabels([all_labels[r] for r in table["row"]])
@@ -254,7 +395,7 @@ def advice_chart(
                 handles=handles,
                 loc="outside lower center",
                 ncols=len(handles),
-                title=f"{advice.samples} deals (seed {advice.seed}); {advice.play_note}",
+                title=_footer(advice, table),
                 title_fontsize=6.5,
             )
             legend.get_title().set_color("0.3")
@@ -344,7 +485,9 @@ def tricks_chart(
         if ax is None:
             cols = min(int(ncols), len(chosen))
             lines = math.ceil(len(chosen) / cols)
-            fig = Figure(figsize=(2.9 * cols, 0.6 + 1.9 * lines), layout="constrained")
+            fig: Figure = ReportFigure(
+                figsize=(2.9 * cols, 0.6 + 1.9 * lines), layout="constrained"
+            )
             grid = fig.subplots(lines, cols, squeeze=False).ravel()
             for extra in grid[len(chosen) :]:
                 extra.set_visible(False)
@@ -392,4 +535,93 @@ def tricks_chart(
                 fontsize=8.5,
             )
             fig.suptitle(f"{_heading(advice)}; {advice.samples} deals", fontsize=9)
+    return fig
+
+
+# --- two play models ------------------------------------------------------------------------
+
+
+def comparison_chart(comparison: ComparisonView, ax: Axes | None = None) -> Figure:
+    """Both play models' chance of making each contract option, on the same deals.
+
+    Two bars a row, the first model's hatched and the second's dark, each with its 95 %
+    interval; the paired difference (second minus first, in points) is written beside them.
+
+    Parameters
+    ----------
+    comparison : PlayComparison
+        From :func:`~solo_analysis.advice.compare_play`.
+    ax : Axes, optional
+        Where to draw; ``None``: a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    PlotError
+        If the comparison has no rows.
+    """
+    table = comparison.table
+    if table.empty:
+        raise PlotError("the comparison has no contract rows to plot")
+    first, second = comparison.first, comparison.second
+    labels = dict(zip(first.table["row"], _row_labels(first.table), strict=True))
+    n = len(table)
+    y = np.arange(n, dtype=float)
+    with style():
+        if ax is None:
+            fig: Figure = ReportFigure(figsize=(7.0, 1.8 + 0.42 * n), layout="constrained")
+            ax = fig.subplots()
+        else:
+            fig = ax.figure.figure
+        looks = ((first, "white", "////", -0.19), (second, "0.25", None, 0.19))
+        for advice, face, hatch, offset in looks:
+            rows = advice.table.set_index("row").loc[table["row"]]
+            p = _finite(rows["p_make"])
+            lo, hi = _finite(rows["ci_low"]), _finite(rows["ci_high"])
+            ax.barh(
+                y + offset,
+                p,
+                height=0.36,
+                color=face,
+                hatch=hatch,
+                edgecolor="0.0",
+                linewidth=0.8,
+                zorder=2,
+                label=advice.play_model,
+            )
+            for i in range(n):
+                ax.errorbar(
+                    p[i],
+                    y[i] + offset,
+                    xerr=_whiskers(p[i], lo[i], hi[i]),
+                    fmt="none",
+                    ecolor="0.0",
+                    elinewidth=1.0,
+                    capsize=2.5,
+                    zorder=3,
+                )
+        for i, rec in enumerate(table.to_dict("records")):
+            d = rec["diff"]
+            if math.isfinite(d):
+                text = (
+                    f"{100 * d:+.0f} pts ({100 * rec['diff_low']:+.0f} .. "
+                    f"{100 * rec['diff_high']:+.0f})"
+                )
+                ax.text(1.02, y[i], text, va="center", ha="left", fontsize=7.5, color="0.1")
+        ax.set_xlim(0, 1.38)
+        ax.set_xticks(np.linspace(0, 1, 6))
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.set_xlabel("chance of making (95% interval); right: the difference on the same deals")
+        ax.set_yticks(y)
+        ax.set_yticklabels([labels[r] for r in table["row"]])
+        ax.set_ylim(n - 0.5, -0.5)
+        ax.grid(axis="y", visible=False)
+        if fig.get_layout_engine() is not None and ax is fig.axes[0]:
+            fig.legend(loc="outside lower center", ncols=2)
+        else:
+            ax.legend(loc="lower right")
+        ax.set_title(f"{_heading(first)}; {first.samples} deals (seed {first.seed})", fontsize=9)
     return fig

@@ -24,6 +24,8 @@ def trump_html(trump: str) -> str:
 
 def _stop_text(advice: AdviceView) -> str:
     """Why an adaptive run stopped short of its tolerance ("" if it did not)."""
+    if advice.stopped == "interrupted":
+        return " (interrupted: the deals solved before it)"
     if advice.stopped == "max_positions":
         return (
             f" (stopped at the cap of {advice.max_positions:,} search positions: "

@@ -20,7 +20,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import PercentFormatter
 
 from ..errors import PlotError
-from .style import STYLE, style
+from .style import STYLE, ReportFigure, style
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -131,7 +131,7 @@ def heatmap(
 
     with style():
         if ax is None:
-            fig = Figure(
+            fig: Figure = ReportFigure(
                 figsize=(1.2 + 0.75 * len(cols) + (1.0 if colorbar else 0), 1.1 + 0.42 * len(rows)),
                 layout="constrained",
             )
@@ -271,7 +271,7 @@ def line_chart(
     groups = [(None, frame)] if hue is None else list(frame.groupby(hue, sort=True))
     with style():
         if ax is None:
-            fig = Figure(figsize=(6.0, 4.0), layout="constrained")
+            fig: Figure = ReportFigure(figsize=(6.0, 4.0), layout="constrained")
             ax = fig.subplots()
         else:
             fig = ax.figure.figure

@@ -1,9 +1,10 @@
 """The shared look of every chart, and writing charts to files.
 
-Every chart is drawn on a :class:`matplotlib.figure.Figure` created without ``pyplot`` (no
-global state: nothing is left open, and Jupyter shows the returned figure once), inside
-:func:`style`.  Categories are told apart by fill, hatching and marker shape, never by colour
-alone, so the charts survive a black-and-white printer.
+Every chart is drawn on a :class:`ReportFigure`, a :class:`matplotlib.figure.Figure` created
+without ``pyplot`` (no global state: nothing is left open), inside :func:`style`.  No backend
+knows such a figure, so it shows itself in Jupyter: as a PNG image wherever it is the value of a
+cell, with or without ``%matplotlib inline``.  Categories are told apart by fill, hatching and
+marker shape, never by colour alone, so the charts survive a black-and-white printer.
 """
 
 from __future__ import annotations
@@ -20,7 +21,16 @@ from matplotlib.figure import Figure
 
 from ..errors import PlotError
 
-__all__ = ["FORMATS", "STYLE", "figure_format", "figure_svg", "save_figure", "style"]
+__all__ = [
+    "FORMATS",
+    "STYLE",
+    "ReportFigure",
+    "figure_format",
+    "figure_png",
+    "figure_svg",
+    "save_figure",
+    "style",
+]
 
 #: rcParams applied by :func:`style`: greys, light dotted grid, a colour map whose lightness
 #: rises monotonically (so it also reads in greyscale), text kept as text in SVG output
@@ -100,6 +110,28 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], *, dpi: float | None 
     fmt = figure_format(path)
     with style():
         fig.savefig(path, format=fmt, dpi=dpi)
+
+
+class ReportFigure(Figure):
+    """A Figure that Jupyter (IPython's display) shows as a PNG image.
+
+    A figure made by ``pyplot`` is shown by the notebook's backend; one made directly, as the
+    charts of this package are, is not, and would print as ``<Figure size 520x446 with 2 Axes>``.
+    :meth:`_repr_png_` draws it in the shared style instead.  Where ``%matplotlib inline`` has
+    registered its own printer for figures, that printer is used (IPython prefers it), and the
+    cell still shows one image.
+    """
+
+    def _repr_png_(self) -> bytes:
+        return figure_png(self)
+
+
+def figure_png(fig: Figure) -> bytes:
+    """The figure as PNG bytes, cropped to what is drawn (as the notebook's inline images)."""
+    buf = io.BytesIO()
+    with style():
+        fig.savefig(buf, format="png", bbox_inches="tight")
+    return buf.getvalue()
 
 
 def figure_svg(fig: Figure) -> str:

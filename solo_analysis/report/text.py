@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from ..cards import SUIT_SYMBOLS, card_str, trump_symbol
 from ..deal import Deal
 from ..hand import Hand
-from .view import AdviceView
+from .view import AdviceView, ComparisonView
 
 __all__ = [
     "advice_text",
+    "comparison_text",
     "deal_diagram",
     "hand_lines",
     "hand_text",
@@ -20,9 +21,27 @@ __all__ = [
 ]
 
 
+#: shares closer than this to 0 or 1 are shown as exactly 0 % or 100 % (rounding noise)
+_EXACT = 1e-9
+
+
 def percent(p: float) -> str:
-    """A share as a whole percentage: ``0.714`` -> ``"71%"``."""
-    return f"{100 * p:.0f}%"
+    """A share as a whole percentage: ``0.714`` -> ``"71%"``.
+
+    A share that is not 0 or 1 never shows as ``"0%"`` or ``"100%"``: it gets one decimal
+    (``0.0025`` -> ``"0.2%"``, ``0.996`` -> ``"99.6%"``), or ``"<0.1%"`` / ``">99.9%"``.  So
+    one make in 400 deals does not read as none beside the units it is worth (-14.9, not -15).
+    """
+    text = f"{100 * p:.0f}%"
+    if text in ("0%", "-0%", "100%") and _EXACT < p < 1 - _EXACT:
+        text = f"{100 * p:.1f}%"
+        if text == "0.0%":
+            return "<0.1%"
+        if text == "100.0%":
+            return ">99.9%"
+    elif text == "-0%":
+        text = "0%"
+    return text
 
 
 def signed_units(v: float) -> str:
@@ -81,7 +100,9 @@ def _deals_line(advice: AdviceView) -> str:
     line = f"deals: {advice.samples} (seed {advice.seed})"
     if advice.tolerance is not None:
         line += f"; each contract stops once its intervals are within ±{100 * advice.tolerance:g}%"
-    if not advice.converged:
+    if advice.stopped == "interrupted":
+        line += "; interrupted: the figures are those of the deals solved before it"
+    elif not advice.converged:
         if advice.stopped == "max_seconds":
             line += (
                 f"; the time limit came first (--seed {advice.seed} --max-samples "
@@ -115,38 +136,95 @@ def advice_text(advice: AdviceView) -> str:
         "",
     ]
     best_row = None if advice.recommended is None else int(advice.recommended["row"])
+    records = advice.table.to_dict("records")
+    # deals behind each row: those solved, and (when there are any) those the solver gave up on
+    unsolved = any(int(rec["unresolved"]) for rec in records)
+    counts = ["solved", "unsolved"] if unsolved else ["solved"]
     header = [
         "",
         "contract",
         "trump",
         "partner",
-        "deals",
+        *counts,
         "makes",
         "95% interval",
         "units",
         "95% interval",
     ]
     rows = []
-    for rec in advice.table.to_dict("records"):
+    for rec in records:
         name = rec["title"] + ("" if rec["choice"] == "fixed" else f" ({rec['choice']})")
         mark = ">" if rec["row"] == best_row else ("x" if not rec["allowed"] else "")
+        solved = [str(int(rec["samples"]))]
+        if unsolved:
+            solved.append(str(int(rec["unresolved"])))
         rows.append(
             [
                 mark,
                 name,
                 trump_symbol(rec["trump"]),
                 rec["partner"] or "",
-                str(int(rec["samples"]) + int(rec["unresolved"])),
+                *solved,
                 percent(rec["p_make"]),
                 f"{percent(rec['ci_low'])}-{percent(rec['ci_high'])}",
                 signed_units(rec["ev_units"]),
                 f"{signed_units(rec['ev_low'])} .. {signed_units(rec['ev_high'])}",
             ]
         )
-    lines.append(text_table(header, rows, right={4, 5, 6, 7}))
+    first = 4  # the first column of numbers
+    lines.append(text_table(header, rows, right=set(range(first, first + len(counts) + 3))))
     lines.append("")
     lines.append(advice.summary())
     if advice.over:
         lines.append(f"x: not above the bid so far ({advice.over})")
     lines.append(f"note: {advice.play_note}")
+    return "\n".join(lines)
+
+
+def _signed_points(d: float) -> str:
+    """A difference of shares in percentage points: ``+12``, ``-3``, ``0``."""
+    text = f"{100 * d:+.0f}"
+    return "0" if text in ("+0", "-0") else text
+
+
+def comparison_text(comparison: ComparisonView) -> str:
+    """Two play models side by side, as the command line prints them.
+
+    One line per contract option: the share made under each model and the paired difference
+    (second minus first, in percentage points) with its 95 % interval and the deals paired;
+    then each model's recommendation.
+    """
+    first, second = comparison.first, comparison.second
+    advice = first
+    turnup = "none" if advice.turnup is None else card_str(advice.turnup, symbols=True)
+    lines = [
+        f"hand: {hand_text(advice.hand)}",
+        f"seat: {advice.seat}   turn-up: {turnup}   rules: {advice.rules.name}",
+        f"deals: {first.samples} (seed {first.seed}), the same for both play models",
+        "",
+    ]
+    a, b = first.play_model, second.play_model
+    header = ["contract", "trump", "partner", a, b, "difference", "95% interval", "paired"]
+    rows = []
+    for rec in comparison.table.to_dict("records"):
+        name = rec["title"] + ("" if rec["choice"] == "fixed" else f" ({rec['choice']})")
+        rows.append(
+            [
+                name,
+                trump_symbol(rec["trump"]),
+                rec["partner"] or "",
+                percent(rec["p_first"]),
+                percent(rec["p_second"]),
+                _signed_points(rec["diff"]),
+                f"{_signed_points(rec['diff_low'])} .. {_signed_points(rec['diff_high'])}",
+                str(int(rec["paired"])),
+            ]
+        )
+    lines.append(text_table(header, rows, right={3, 4, 5, 6, 7}))
+    lines.append("")
+    lines.append("difference: percentage points, " + b + " minus " + a + ", on the same deals")
+    lines.append(f"{a}: {first.summary()}")
+    lines.append(f"{b}: {second.summary()}")
+    lines.append(f"note ({a}): {first.play_note}")
+    lines.append(f"note ({b}): {second.play_note}")
     return "\n".join(lines)

@@ -14,7 +14,7 @@ import pandas as pd
 from ..hand import Hand
 from ..rules import RuleSet
 
-__all__ = ["AdviceView"]
+__all__ = ["AdviceView", "ComparisonView"]
 
 
 class AdviceView(Protocol):
@@ -45,6 +45,10 @@ class AdviceView(Protocol):
         """Seed of the deal stream."""
 
     @property
+    def play_model(self) -> str:
+        """The name of the play model."""
+
+    @property
     def play_note(self) -> str:
         """A one-line caveat of the play model."""
 
@@ -59,6 +63,10 @@ class AdviceView(Protocol):
     @property
     def recommended(self) -> pd.Series | None:
         """The table row of the recommendation (``None``: pass)."""
+
+    @property
+    def runner_up(self) -> pd.Series | None:
+        """The table row of the next best allowed option (``None``: passing, or nothing)."""
 
     @property
     def over(self) -> str | None:
@@ -95,3 +103,19 @@ class AdviceView(Protocol):
     def summary(self) -> str:
         """The recommendation in one line."""
         ...
+
+
+class ComparisonView(Protocol):
+    """What the reports read of a comparison of two play models (:class:`PlayComparison`)."""
+
+    @property
+    def first(self) -> AdviceView:
+        """The advice under the first play model."""
+
+    @property
+    def second(self) -> AdviceView:
+        """The advice under the second, on the same deals."""
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """Each contract option's share made under both and their paired difference."""

@@ -164,14 +164,15 @@ class DealSampler:
         if self.turnup is not None:
             if self.hand is not None:
                 in_hand = self.turnup in self.hand
+                name = card_str(self.turnup)
                 if in_hand and player != _DEALER:
                     raise TurnupError(
-                        f"turn-up {turnup!r} is in the player's hand, but the player sits "
+                        f"turn-up {name} is in the player's hand, but the player sits "
                         f"{PLAY_SEATS[player]!r}, not 'dealer' (the turn-up belongs to the dealer)"
                     )
                 if not in_hand and player == _DEALER:
                     raise TurnupError(
-                        f"the player is the dealer, so the turn-up {turnup!r} must be one of "
+                        f"the player is the dealer, so the turn-up {name} must be one of "
                         f"their 13 cards, and it is not"
                     )
             owner[self.turnup] = _DEALER

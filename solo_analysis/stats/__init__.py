@@ -1,19 +1,31 @@
 """Statistics of the estimates: intervals for shares and means, and control variates.
 
-:mod:`~solo_analysis.stats.intervals` holds the Wilson interval and the widening for deals the
-solver could not settle; :mod:`~solo_analysis.stats.control` the control-variate estimates that
-the advice uses to reach a tolerance with fewer deals.
+:mod:`~solo_analysis.stats.intervals` holds the Wilson interval (of a share, and of a bounded
+mean on few deals) and the widening for deals the solver could not settle;
+:mod:`~solo_analysis.stats.control` the control-variate estimates that the advice uses to reach
+a tolerance with fewer deals.
 """
 
-from .control import N_FEATURES, Controls, cv_mean, deal_features, rate_bounds, rate_interval
-from .intervals import Z95, widen, wilson_interval
+from .control import (
+    N_FEATURES,
+    Controls,
+    cv_mean,
+    deal_features,
+    mean_bounds,
+    rate_bounds,
+    rate_interval,
+)
+from .intervals import Z95, alike_interval, range_interval, widen, wilson_interval
 
 __all__ = [
     "N_FEATURES",
     "Z95",
     "Controls",
+    "alike_interval",
     "cv_mean",
     "deal_features",
+    "mean_bounds",
+    "range_interval",
     "rate_bounds",
     "rate_interval",
     "widen",

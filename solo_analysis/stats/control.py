@@ -10,8 +10,9 @@ cross-fitted logistic prediction of it (:func:`logit_control`), since a 0 / 1 re
 where a linear fit does not.  The interval is normal, with the residual variance, the factor
 ``(n - 2) / (n - k - 2)`` for a fitted ``beta`` and the error of the exact means.  With fewer
 than :data:`CV_MIN_DEALS` deals, or fewer than :data:`CV_MIN_EACH` makes or failures, a share
-falls back to its Wilson interval (:func:`rate_interval`).  ``docs/statistics.md`` gives the
-derivation and the variance reductions measured.
+falls back to its Wilson interval (:func:`rate_interval`), and a mean settlement on too few deals
+for a normal interval to Wilson's on its range (:func:`mean_bounds`).  ``docs/statistics.md``
+gives the derivation and the variance reductions measured.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .intervals import Z95, widen, wilson_interval
+from .intervals import Z95, range_interval, widen, wilson_interval
 
 __all__ = [
     "CV_AUX_DEALS",
@@ -37,6 +38,7 @@ __all__ = [
     "deal_features",
     "logit_control",
     "logit_fit",
+    "mean_bounds",
     "mean_se",
     "rate_bounds",
     "rate_interval",
@@ -251,6 +253,49 @@ def mean_se(y: np.ndarray, x: np.ndarray | None, controls: Controls | None) -> t
             return cv
     mean = float(y.mean()) if n else math.nan
     return mean, (float(y.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf)
+
+
+def mean_bounds(
+    y: np.ndarray,
+    x: np.ndarray | None,
+    controls: Controls | None,
+    worst: float,
+    best: float,
+) -> tuple[float, float, float, bool]:
+    """``(mean, low, high, corrected)`` for the mean of ``y``, its values in ``[worst, best]``.
+
+    * With ``controls`` and ``x`` and a varying ``y`` on enough deals (:func:`cv_mean`): the
+      control-variate estimate and its normal 95 % interval (``corrected`` True).
+    * Else, where the deals carry at least :data:`CV_MIN_EACH` "makes" and "failures" once the
+      mean is rescaled to a share of the range (``n * u`` and ``n * (1 - u)``, ``u = (mean -
+      worst) / (best - worst)``: the rule a share needs for a normal interval) and ``y`` varies:
+      the plain mean +- 1.96 ``sd / sqrt(n)``.
+    * Else, too few deals for a normal interval: the plain mean with :func:`range_interval`
+      (Wilson's, on the range), which never is infinite (one deal) nor of zero width (every deal
+      alike).
+
+    Every interval is clipped to ``[worst, best]``; without deals the mean is NaN and the
+    interval the whole range.
+    """
+    n = y.size
+    if n == 0:
+        return math.nan, worst, best, False
+    if controls is not None and x is not None and n > 1 and float(y.std()) > 0:
+        cv = cv_mean(y, x, controls)
+        if cv is not None:
+            mean, se = cv
+            low, high = mean - Z95 * se, mean + Z95 * se
+            return mean, min(max(low, worst), best), max(min(high, best), worst), True
+    mean = float(y.mean())
+    span = best - worst
+    share = (mean - worst) / span if span > 0 else 0.0
+    enough = span > 0 and min(n * share, n * (1.0 - share)) >= CV_MIN_EACH
+    sd = float(y.std(ddof=1)) if n > 1 else 0.0
+    if enough and sd > 0:
+        se = sd / math.sqrt(n)
+        return mean, max(mean - Z95 * se, worst), min(mean + Z95 * se, best), False
+    low, high = range_interval(mean, n, worst, best)
+    return mean, low, high, False
 
 
 def rate_interval(

@@ -100,7 +100,13 @@ class _TimedModel(PlayModel):
         key = (bool(q.misere), int(q.target), len(q.declarers) > 1)
         return self.labels.get(key, f"target {q.target}")
 
-    def ask(self, deals: np.ndarray, questions: Sequence[Question]) -> list[np.ndarray]:
+    def ask(
+        self,
+        deals: np.ndarray,
+        questions: Sequence[Question],
+        *,
+        turnups: np.ndarray | None = None,
+    ) -> list[np.ndarray]:
         """The base model's answers, one call per kind of question, each timed."""
         out: list[np.ndarray] = [np.zeros(0, dtype=np.int8)] * len(questions)
         kinds: dict[str, list[int]] = defaultdict(list)
@@ -109,7 +115,7 @@ class _TimedModel(PlayModel):
         n = int(np.shape(deals)[0])
         for label, idx in kinds.items():
             t0 = time.perf_counter()
-            answers = self.base.ask(deals, [questions[i] for i in idx])
+            answers = self.base.ask(deals, [questions[i] for i in idx], turnups=turnups)
             self.seconds[label] += time.perf_counter() - t0
             for i in idx:
                 subset = questions[i].subset
@@ -137,7 +143,13 @@ class _KnownAnswers(PlayModel):
         self.known = known
         self.reused = 0
 
-    def ask(self, deals: np.ndarray, questions: Sequence[Question]) -> list[np.ndarray]:
+    def ask(
+        self,
+        deals: np.ndarray,
+        questions: Sequence[Question],
+        *,
+        turnups: np.ndarray | None = None,
+    ) -> list[np.ndarray]:
         """The known answers, and the base model's for the other questions."""
         out: list[np.ndarray] = [np.zeros(0, dtype=np.int8)] * len(questions)
         rest = []
@@ -149,7 +161,7 @@ class _KnownAnswers(PlayModel):
                 out[i] = got if q.subset is None else got[q.subset]
                 self.reused += int(out[i].size)
         if rest:
-            answers = self.base.ask(deals, [questions[i] for i in rest])
+            answers = self.base.ask(deals, [questions[i] for i in rest], turnups=turnups)
             for i, answer in zip(rest, answers, strict=True):
                 out[i] = answer
         return out
@@ -343,11 +355,12 @@ def evaluate_deals(
         rows = []
         for seat in range(4):
             rows.extend(build_rows(rs, seat, turnup_suit, only))
+        cards = None if tu is None else tu[idx]
         if reuse is None:
-            solve_rows(rows, d[idx], model, False)
+            solve_rows(rows, d[idx], model, False, cards)
         else:
             known = _KnownAnswers(model, _known_answers(reuse, idx, turnup_suit))
-            solve_rows(rows, d[idx], known, False)
+            solve_rows(rows, d[idx], known, False, cards)
             reused += known.reused
         # per (contract, seat, partner): the answers for each denomination
         answers: dict[tuple[str, int, int | None], dict[int, np.ndarray]] = defaultdict(dict)

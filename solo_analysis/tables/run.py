@@ -8,6 +8,14 @@ Outputs of a run (in ``OUT``): ``deals.parquet`` (one row per deal and seat: the
 turn-up, hand features and one nullable boolean column per question), ``contract_frequency.csv``,
 ``features_<name>.csv`` (:data:`~solo_analysis.tables.summary.FEATURE_TABLES`, per seat and
 pooled) and ``metadata.json`` (seed, rules, command, throughput, where the solver time went).
+
+Interrupts: Ctrl-C (or SIGTERM, through the command line's handler) stops the solver's workers
+within a fraction of a second (:func:`~solo_analysis.solver.run_stoppable`) and
+:func:`run_tables` raises :class:`~solo_analysis.errors.Interrupted`.  Every finished chunk is
+on disk already, and a resume redoes only the chunk in progress: the unit of work kept is the
+chunk, so a smaller ``chunk_size`` keeps more of an interrupted run (the chunk's deals are
+solved together, and solving them in pieces instead cost as much as smaller chunks: pieces of
+10 / 20 deals of 100 took 1.7-2.1x / 1.2-1.9x the time, seed 7, every classic contract).
 """
 
 from __future__ import annotations
@@ -15,10 +23,11 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import signal
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,7 +36,7 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
-from ..errors import TableError
+from ..errors import Interrupted, TableError
 from ..play import PlayModel, make_play_model
 from ..rules import RuleSet, load_rules
 from ..sampler import check_seed
@@ -50,7 +59,7 @@ from .summary import THIN, contract_frequencies, feature_tables
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "TableRun", "run_tables"]
 
-#: deals per chunk (one Parquet file, one unit of work for an executor)
+#: deals per chunk (one Parquet file, one unit of work for an executor, what an interrupt keeps)
 DEFAULT_CHUNK_SIZE: int = 100
 
 
@@ -125,6 +134,7 @@ def run_tables(
     scheduler: str | None = None,
     threads: int | None = None,
     play_model: str | PlayModel = "double-dummy",
+    play_options: Mapping[str, Any] | None = None,
     progress: bool | Callable[..., None] = True,
     command: str | None = None,
     thin: int = THIN,
@@ -154,8 +164,12 @@ def run_tables(
     threads : int, optional
         numba threads for the local executor (default: all).
     play_model : str or PlayModel, default "double-dummy"
-        How each deal is played; its ``name`` is part of the run's identity.  An instance
-        sent to a dask cluster must be picklable.
+        How each deal is played: ``"double-dummy"``, ``"pimc"`` (realistic play) or a model;
+        its ``name`` and options are part of the run's identity.  An instance sent to a dask
+        cluster must be picklable.
+    play_options : mapping, optional
+        The named model's options (:data:`~solo_analysis.play.PLAY_OPTIONS`); a realistic
+        play model's ``seed`` defaults to the run's.
     progress : bool or callable, default True
         ``True`` prints a line per chunk on stderr; a callable is called as
         ``progress(deals_done, deals, chunk, n_chunks, deals_per_second)``.
@@ -191,6 +205,9 @@ def run_tables(
         run of the same seed, chunk size, play model and ``max_question_positions``.
     RuleSetError, ContractError
         An unknown rule set or contract.
+    Interrupted
+        On Ctrl-C (``KeyboardInterrupt``) or another interrupt, once the solver stopped: the
+        finished chunks are kept, and the same call resumes the run.
     """
     deals = _check_int(deals, "deals", 1)
     seed = check_seed(seed)
@@ -201,7 +218,12 @@ def run_tables(
     names = selected_contracts(rs, contracts)
     if max_question_positions is not None:
         max_question_positions = _check_int(max_question_positions, "max_question_positions", 1)
-    model = make_play_model(play_model, max_positions=max_question_positions, threads=threads)
+    options = dict(play_options or {})
+    if isinstance(play_model, str) and play_model.strip().lower() == "pimc":
+        options.setdefault("seed", seed)  # the worlds' streams follow the run's seed
+    model = make_play_model(
+        play_model, max_positions=max_question_positions, threads=threads, options=options
+    )
     try:
         import pyarrow  # noqa: F401
     except ImportError:  # pragma: no cover - pyarrow comes with the dev extra
@@ -211,7 +233,13 @@ def run_tables(
     out = Path(out)
     prepare_out(out)
     identity = manifest(
-        seed, rs, names, chunk_size, model.name, getattr(model, "max_positions", None)
+        seed,
+        rs,
+        names,
+        chunk_size,
+        model.name,
+        getattr(model, "max_positions", None),
+        model.options(),
     )
     donor = None if reuse is None else reuse_source(Path(reuse), identity)
     if not check_manifest(out, identity):
@@ -261,11 +289,15 @@ def run_tables(
     executor = (
         "threads" if scheduler is None else ("dask-local" if scheduler == "local" else "dask")
     )
-    if todo:
-        if scheduler is None:
+    try:
+        if todo and scheduler is None:
             _run_local(todo, seed, rs, names, model, finish, donor)
-        else:
+        elif todo and scheduler is not None:
             _run_dask(todo, seed, rs, names, model, scheduler, finish, donor)
+    except KeyboardInterrupt as exc:
+        kept = len(run.skipped) + len(run.computed)
+        detail = f"{kept} of {n_chunks} chunks kept in {str(out)!r}; the same command resumes"
+        raise Interrupted(getattr(exc, "signum", signal.SIGINT), None, detail) from None
     wall = time.perf_counter() - t_start
 
     frame = merge_chunks(out, spans)
@@ -313,6 +345,7 @@ def run_tables(
         "all_chunks": total,
         "wall_seconds": round(wall, 3),
         "play_model": model.name,
+        "play_options": model.options(),
         "max_question_positions": getattr(model, "max_positions", None),
         "turnup": "a uniformly random card of the dealer's hand, from a hash of (seed, deal index)",
         "thin": thin,

@@ -116,10 +116,15 @@ def manifest(
     chunk_size: int,
     model: str,
     max_question_positions: int | None = None,
+    play_options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The identity of a run: what a resume must match (the deal count is not part of it)."""
+    """The identity of a run: what a resume must match (the deal count is not part of it).
+
+    ``play_options`` are the play model's own settings (:meth:`PlayModel.options`).
+    """
     return {
         "play_model": model,
+        "play_options": dict(play_options or {}),
         "max_question_positions": max_question_positions,
         "format": FORMAT,
         "seed": seed,
@@ -131,8 +136,12 @@ def manifest(
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
-    """A run's manifest (older runs named the per-question cap ``max_nodes``)."""
+    """A run's manifest, in today's keys.
+
+    Older runs named the per-question cap ``max_nodes``, and recorded no play-model options.
+    """
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data.setdefault("play_options", {})
     if "max_nodes" in data and "max_question_positions" not in data:
         data["max_question_positions"] = data.pop("max_nodes")
     return data
@@ -155,6 +164,7 @@ def check_manifest(out: Path, manifest: dict[str, Any]) -> bool:
         "chunk_size",
         "contracts",
         "play_model",
+        "play_options",
         "max_question_positions",
         "rules_toml",
     ):
@@ -204,7 +214,14 @@ def reuse_source(path: Path, manifest: dict[str, Any]) -> tuple[Path, RuleSet]:
         raise TableError(f"cannot reuse {str(path)!r}: no readable run manifest ({exc})") from None
     diffs = [
         f"{key} {other.get(key)!r} there, {manifest[key]!r} here"
-        for key in ("format", "seed", "chunk_size", "play_model", "max_question_positions")
+        for key in (
+            "format",
+            "seed",
+            "chunk_size",
+            "play_model",
+            "play_options",
+            "max_question_positions",
+        )
         if other.get(key) != manifest[key]
     ]
     if diffs:
