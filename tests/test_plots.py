@@ -19,7 +19,7 @@ from matplotlib.patches import Rectangle
 from solo_analysis.advice import advise
 from solo_analysis.errors import PlotError, SoloAnalysisError
 from solo_analysis.play import PlayModel
-from solo_analysis.report.charts import advice_chart, tricks_chart, units_window
+from solo_analysis.report.charts import advice_chart, units_window
 from solo_analysis.report.odds import heatmap, line_chart
 from solo_analysis.report.style import (
     STYLE,
@@ -29,6 +29,7 @@ from solo_analysis.report.style import (
     save_figure,
     style,
 )
+from solo_analysis.report.tricks import tricks_chart
 
 HAND = "AKJ94.K83.Q72.65"
 SPADES = "AKQJT98765432..."

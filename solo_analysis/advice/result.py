@@ -414,14 +414,14 @@ class Advice:
         return advice_chart(self, ax, **kwargs)
 
     def plot_tricks(self, rows: Any = None, **kwargs: Any) -> Figure:
-        """The trick-count distributions (:func:`solo_analysis.report.charts.tricks_chart`).
+        """The trick-count distributions (:func:`solo_analysis.report.tricks.tricks_chart`).
 
         Raises
         ------
         PlotError
             When no tricks were counted (run ``advise(..., exact=True)``).
         """
-        from ..report.charts import tricks_chart
+        from ..report.tricks import tricks_chart
 
         return tricks_chart(self, rows, **kwargs)
 

@@ -3,14 +3,15 @@
 * :func:`advice_chart` - per contract option, the chance of making it with its 95 % interval
   and the expected units with their interval; the recommendation in a dark fill and a bold
   label, contracts not allowed (below the bid so far) in grey.
-* :func:`tricks_chart` - the trick-count distribution of each row whose tricks were counted
-  (``advise(..., exact=True)``).
+* :func:`comparison_chart` - two play models' chances side by side, on the same deals.
+
+The trick-count distributions are in :mod:`.tricks`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -19,8 +20,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import PercentFormatter
 
-from ..cards import SUIT_SYMBOLS, card_str, trump_symbol
 from ..errors import PlotError
+from .parts import finite, heading, row_labels, whiskers
 from .style import ReportFigure, style
 from .text import percent, signed_units
 from .view import AdviceView, ComparisonView
@@ -28,7 +29,7 @@ from .view import AdviceView, ComparisonView
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["UnitsWindow", "advice_chart", "comparison_chart", "tricks_chart", "units_window"]
+__all__ = ["UnitsWindow", "advice_chart", "comparison_chart", "units_window"]
 
 
 class _Look(NamedTuple):
@@ -51,48 +52,6 @@ _OTHER = _Look("white", "////", "0.0", "0.0", "o", "white", 6, "allowed")
 
 
 _BARRED = _Look("0.93", None, "0.65", "0.55", "X", "0.6", 6, "not above the bid")
-
-
-def _row_labels(table: pd.DataFrame) -> list[str]:
-    """``"Solo"``; ``"Abundance (best: ♠)"``; ``"Abundance ♦"``; ``"Prop and Cop ♥, third"``."""
-    per_contract = table.groupby("contract")["row"].transform("size")
-    labels = []
-    for rec, many in zip(table.to_dict("records"), per_contract, strict=False):
-        title = str(rec["title"])
-        if rec["choice"] == "best":
-            labels.append(f"{title} (best: {trump_symbol(rec['trump'])})")
-        elif rec["choice"] == "any":
-            labels.append(f"{title} (any partner)")
-        elif many == 1:
-            labels.append(title)
-        else:
-            text = f"{title} {trump_symbol(rec['trump'])}"
-            if rec["partner"]:
-                text += f", {rec['partner']}"
-            labels.append(text)
-    return labels
-
-
-def _heading(advice: AdviceView) -> str:
-    parts = str(advice.hand).split(".")
-    hand = "  ".join(f"{SUIT_SYMBOLS[i]}{p or '-'}" for i, p in enumerate(parts))
-    turnup = (
-        "no turn-up"
-        if advice.turnup is None
-        else f"turn-up {card_str(advice.turnup, symbols=True)}"
-    )
-    over = f", over {advice.over}" if advice.over else ""
-    return f"{hand}    {advice.seat}, {turnup}, {advice.rules.name} rules{over}"
-
-
-def _finite(values: Any) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
-    return np.where(np.isfinite(arr), arr, np.nan)
-
-
-def _whiskers(mid: float, low: float, high: float) -> list[list[float]]:
-    """Error-bar lengths below and above ``mid`` (never negative: rounding can cross ``mid``)."""
-    return [[max(mid - low, 0.0)], [max(high - mid, 0.0)]]
 
 
 #: the units axis shows every row unless their values span more than this many times the
@@ -139,11 +98,11 @@ def units_window(advice: AdviceView, table: pd.DataFrame) -> UnitsWindow | None:
     as triangles at the edge with their values written, so a -24 units row does not squash a
     +0.7 against 0 decision into a few pixels.
     """
-    evs = _finite(table["ev_units"])
+    evs = finite(table["ev_units"])
     evs = evs[np.isfinite(evs)]
     if evs.size == 0:
         return None
-    everything = _finite(np.concatenate([table["ev_low"], table["ev_units"], table["ev_high"]]))
+    everything = finite(np.concatenate([table["ev_low"], table["ev_units"], table["ev_high"]]))
     everything = everything[np.isfinite(everything)]
     focus = [0.0]
     for row in (advice.recommended, advice.runner_up):
@@ -153,10 +112,10 @@ def units_window(advice: AdviceView, table: pd.DataFrame) -> UnitsWindow | None:
     if float(everything.max() - everything.min()) <= UNITS_ZOOM * span:
         return None
     limit = (low - UNITS_NEAR * span, high + UNITS_NEAR * span)
-    ev = _finite(table["ev_units"])
+    ev = finite(table["ev_units"])
     near = np.isfinite(ev) & (ev >= limit[0]) & (ev <= limit[1])
     if near.any():  # the rows near the decision, with their intervals up to the limit
-        reach = np.concatenate([_finite(table["ev_low"])[near], _finite(table["ev_high"])[near]])
+        reach = np.concatenate([finite(table["ev_low"])[near], finite(table["ev_high"])[near]])
         reach = np.clip(reach[np.isfinite(reach)], *limit)
         low, high = (
             min(low, float(reach.min(initial=low))),
@@ -243,7 +202,7 @@ def advice_chart(
         table = table[table["candidate"]]
     if table.empty:
         raise PlotError("the advice has no contract rows to plot")
-    all_labels = dict(zip(advice.table["row"], _row_labels(advice.table), strict=False))
+    all_labels = dict(zip(advice.table["row"], row_labels(advice.table), strict=False))
     best_row = None if advice.recommended is None else int(advice.recommended["row"])
     n = len(table)
     y = np.arange(n, dtype=float)
@@ -273,12 +232,12 @@ def advice_chart(
         looks = [
             _BEST if r["row"] == best_row else (_OTHER if r["allowed"] else _BARRED) for r in recs
         ]
-        p = _finite(table["p_make"])
-        lo, hi = _finite(table["ci_low"]), _finite(table["ci_high"])
+        p = finite(table["p_make"])
+        lo, hi = finite(table["ci_low"]), finite(table["ci_high"])
         ev, ev_lo, ev_hi = (
-            _finite(table["ev_units"]),
-            _finite(table["ev_low"]),
-            _finite(table["ev_high"]),
+            finite(table["ev_units"]),
+            finite(table["ev_low"]),
+            finite(table["ev_high"]),
         )
         bar_height = 0.62 if offsets[0] == 0 else 0.4
         window = units_window(advice, table)
@@ -298,7 +257,7 @@ def advice_chart(
             ax_p.errorbar(
                 p[i],
                 y_bar,
-                xerr=_whiskers(p[i], lo[i], hi[i]),
+                xerr=whiskers(p[i], lo[i], hi[i]),
                 fmt="none",
                 ecolor=look.edge,
                 elinewidth=1.0,
@@ -347,7 +306,7 @@ def advice_chart(
             ax_e.errorbar(
                 ev[i],
                 y_mark,
-                xerr=_whiskers(ev[i], ev_lo[i], ev_hi[i]),
+                xerr=whiskers(ev[i], ev_lo[i], ev_hi[i]),
                 fmt=look.marker,
                 markersize=look.marker_size,
                 markerfacecolor=look.marker_face,
@@ -389,7 +348,7 @@ def advice_chart(
             Patch(facecolor=k.face, hatch=k.hatch, edgecolor=k.edge, label=k.label) for k in shown
         ]
         if ax is None:
-            fig.suptitle(title if title is not None else _heading(advice), fontsize=9.5)
+            fig.suptitle(title if title is not None else heading(advice), fontsize=9.5)
             # the footnote is the legend's title: one artist, so the layout never overlaps them
             legend = fig.legend(
                 handles=handles,
@@ -404,141 +363,6 @@ def advice_chart(
             if title is not None:
                 ax_p.set_title(title)
     return fig
-
-
-def _select_rows(advice: AdviceView, dist: pd.DataFrame, rows: Any) -> list[int]:
-    present = list(dict.fromkeys(int(r) for r in dist["row"]))
-    if rows is None:
-        return present
-    items = [rows] if isinstance(rows, (str, int, np.integer)) else list(rows)
-    chosen: list[int] = []
-    for item in items:
-        if isinstance(item, str):
-            hits = [r for r in present if dist.loc[dist["row"] == r, "contract"].iloc[0] == item]
-            if not hits:
-                names = sorted(set(advice.table["contract"]))
-                raise PlotError(
-                    f"no trick counts for contract {item!r}; contracts: {', '.join(names)}"
-                )
-            chosen.extend(hits)
-        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
-            if int(item) not in present:
-                raise PlotError(f"no trick counts for row {item!r}; rows with counts: {present}")
-            chosen.append(int(item))
-        else:
-            raise PlotError(f"rows must be table row numbers or contract names, got {item!r}")
-    return list(dict.fromkeys(chosen))
-
-
-def tricks_chart(
-    advice: AdviceView,
-    rows: int | str | Iterable[int | str] | None = None,
-    *,
-    ncols: int = 3,
-    ax: Axes | None = None,
-) -> Figure:
-    """Trick-count distribution of each contract option whose tricks were counted.
-
-    Parameters
-    ----------
-    advice : Advice
-        An advice whose :attr:`~solo_analysis.advice.Advice.distribution` is not empty, i.e. run
-        with ``exact=True`` (CLI ``--exact``), or on contracts settled by the trick.
-    rows : int, str or iterable of them, optional
-        Table row numbers and/or contract names to show; default every row with counts.
-    ncols : int, default 3
-        Panels per line of the grid.
-    ax : Axes, optional
-        Draw a single row's distribution on this Axes (requires exactly one row).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Raises
-    ------
-    PlotError
-        No trick counts in the advice, an unknown or uncounted row / contract, ``ax`` given for
-        more than one row, or a bad ``ncols``.
-
-    Notes
-    -----
-    Dark bars: trick counts with which the contract makes; hatched white bars: it fails.  The
-    dashed line is the contract's boundary (its target; for misère, at most the target).
-    """
-    dist = advice.distribution
-    if dist.empty:
-        raise PlotError(
-            "no trick counts in this advice: "
-            "run advise(..., exact=True) (CLI: --exact) to count tricks"
-        )
-    chosen = _select_rows(advice, dist, rows)
-    if isinstance(ncols, bool) or not isinstance(ncols, (int, np.integer)) or ncols < 1:
-        raise PlotError(f"ncols must be an int >= 1, got {ncols!r}")
-    if ax is not None and len(chosen) != 1:
-        raise PlotError(f"ax draws one row's distribution, but {len(chosen)} rows were selected")
-    labels = dict(zip(advice.table["row"], _row_labels(advice.table), strict=False))
-    table = advice.table.set_index("row")
-    tricks = np.arange(14)
-
-    with style():
-        if ax is None:
-            cols = min(int(ncols), len(chosen))
-            lines = math.ceil(len(chosen) / cols)
-            fig: Figure = ReportFigure(
-                figsize=(2.9 * cols, 0.6 + 1.9 * lines), layout="constrained"
-            )
-            grid = fig.subplots(lines, cols, squeeze=False).ravel()
-            for extra in grid[len(chosen) :]:
-                extra.set_visible(False)
-            axes = list(grid[: len(chosen)])
-        else:
-            fig = ax.figure.figure
-            axes = [ax]
-            ax.set_xlabel("declarer side's tricks (double-dummy)")
-        for a, r in zip(axes, chosen, strict=False):
-            part = dist[dist["row"] == r].set_index("tricks").reindex(tricks)
-            share = part["share"].fillna(0.0).to_numpy(dtype=float)
-            rec = table.loc[r]
-            made = np.asarray(
-                advice.rules.contract(str(rec["contract"])).is_made(tricks), dtype=bool
-            )
-            a.bar(
-                tricks[made],
-                share[made],
-                width=0.8,
-                color=_BEST.face,
-                edgecolor="0.0",
-                linewidth=0.6,
-            )
-            a.bar(
-                tricks[~made],
-                share[~made],
-                width=0.8,
-                color="white",
-                hatch="////",
-                edgecolor="0.15",
-                linewidth=0.6,
-            )
-            edge = rec["target"] + 0.5 if rec["misere"] else rec["target"] - 0.5
-            a.axvline(edge, color="0.2", linestyle="--", linewidth=0.9)
-            p_make = float(rec["p_make"])  # type: ignore[arg-type]  # one row: a scalar
-            a.set_title(f"{labels[r].strip()}: makes {100 * p_make:.0f}%", loc="left")
-            a.set_xticks(range(0, 14, 2))
-            a.set_xlim(-0.6, 13.6)
-            a.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-            a.grid(axis="x", visible=False)
-        if ax is None:
-            fig.supxlabel(
-                "declarer side's tricks (double-dummy); dark bars: the contract makes, "
-                "hatched: it fails; dashed line: the target",
-                fontsize=8.5,
-            )
-            fig.suptitle(f"{_heading(advice)}; {advice.samples} deals", fontsize=9)
-    return fig
-
-
-# --- two play models ------------------------------------------------------------------------
 
 
 def comparison_chart(comparison: ComparisonView, ax: Axes | None = None) -> Figure:
@@ -567,7 +391,7 @@ def comparison_chart(comparison: ComparisonView, ax: Axes | None = None) -> Figu
     if table.empty:
         raise PlotError("the comparison has no contract rows to plot")
     first, second = comparison.first, comparison.second
-    labels = dict(zip(first.table["row"], _row_labels(first.table), strict=True))
+    labels = dict(zip(first.table["row"], row_labels(first.table), strict=True))
     n = len(table)
     y = np.arange(n, dtype=float)
     with style():
@@ -579,8 +403,8 @@ def comparison_chart(comparison: ComparisonView, ax: Axes | None = None) -> Figu
         looks = ((first, "white", "////", -0.19), (second, "0.25", None, 0.19))
         for advice, face, hatch, offset in looks:
             rows = advice.table.set_index("row").loc[table["row"]]
-            p = _finite(rows["p_make"])
-            lo, hi = _finite(rows["ci_low"]), _finite(rows["ci_high"])
+            p = finite(rows["p_make"])
+            lo, hi = finite(rows["ci_low"]), finite(rows["ci_high"])
             ax.barh(
                 y + offset,
                 p,
@@ -596,7 +420,7 @@ def comparison_chart(comparison: ComparisonView, ax: Axes | None = None) -> Figu
                 ax.errorbar(
                     p[i],
                     y[i] + offset,
-                    xerr=_whiskers(p[i], lo[i], hi[i]),
+                    xerr=whiskers(p[i], lo[i], hi[i]),
                     fmt="none",
                     ecolor="0.0",
                     elinewidth=1.0,
@@ -623,5 +447,5 @@ def comparison_chart(comparison: ComparisonView, ax: Axes | None = None) -> Figu
             fig.legend(loc="outside lower center", ncols=2)
         else:
             ax.legend(loc="lower right")
-        ax.set_title(f"{_heading(first)}; {first.samples} deals (seed {first.seed})", fontsize=9)
+        ax.set_title(f"{heading(first)}; {first.samples} deals (seed {first.seed})", fontsize=9)
     return fig
