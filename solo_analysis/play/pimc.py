@@ -42,7 +42,7 @@ from ..solver._cards import card_values_seq
 from ..solver._kernels import codes_to_masks, new_tables
 from ..solver._table import TT_BITS_DEFAULT
 from ..solver.batch import check_max_positions, check_threads, run_stoppable
-from ..solver.choice import Trick, legal_cards
+from ..solver.trick import Trick, legal_cards
 from ._pimc import TRIES, hand_key, playout_many
 from ._worlds import sample_worlds, world_key
 from .base import PlayModel

@@ -13,12 +13,13 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import SUIT_MASK, DeclarersLike, card_code, card_str, seat_str
+from ..cards import DeclarersLike
 from ..deal import Deal
-from ..errors import CardError, DealError
+from ..errors import DealError
 from . import _kernels
 from ._table import TT_BITS_DEFAULT
 from .question import Question
+from .trick import play_trick
 
 __all__ = ["search_positions", "solve", "solve_leads"]
 
@@ -180,7 +181,7 @@ def search_positions(
     if q.target is None:
         raise DealError("search_positions needs a target")
     tgt = q.kernel_target(deal.n_cards)
-    npl, led, win_card, win_seat, trick_mask = _play_trick(masks, q.trump, q.leader, trick)
+    npl, led, win_card, win_seat, trick_mask = play_trick(masks, q.trump, q.leader, trick)[1:]
     ws = _WORKSPACE
     ok, positions, boundaries = _kernels.count_positions(
         masks,
@@ -200,56 +201,6 @@ def search_positions(
     )
     root = 1 if npl == 0 else 0  # the starting position, if a trick boundary
     return bool(ok), int(positions), int(boundaries) - root
-
-
-def _play_trick(
-    masks: npt.NDArray[np.int64],
-    trump: int,
-    leader: int,
-    trick: Sequence[str | int] | str | None,
-) -> tuple[int, int, int, int, int]:
-    """Play ``trick`` from the hand masks (in place): ``(npl, led, win_card, win_seat, mask)``."""
-    if trick is None:
-        return 0, -1, -1, -1, 0
-    if isinstance(trick, str):
-        items: list[str | int] = list(trick.replace(",", " ").split())
-    else:
-        try:
-            items = list(trick)
-        except TypeError:
-            raise DealError(f"invalid trick {trick!r}: expected a sequence of cards") from None
-    if len(items) > 3:
-        raise DealError(
-            f"invalid trick {trick!r}: at most 3 cards of the current trick, got {len(items)}"
-        )
-    led = win_card = win_seat = -1
-    trick_mask = 0
-    for i, item in enumerate(items):
-        try:
-            card = card_code(item)
-        except CardError as e:
-            raise DealError(f"invalid trick {trick!r}: {e}") from None
-        seat = (leader + i) & 3
-        hand = int(masks[seat])
-        if not (hand >> card) & 1:
-            raise DealError(
-                f"invalid trick {trick!r}: {card_str(card)} is not in {seat_str(seat)}'s hand"
-            )
-        suit = card // 13
-        if i and suit != led and (hand >> (13 * led)) & SUIT_MASK:
-            raise DealError(
-                f"invalid trick {trick!r}: {seat_str(seat)} must follow suit, "
-                f"not play {card_str(card)}"
-            )
-        masks[seat] = hand ^ (1 << card)
-        trick_mask |= 1 << card
-        if i == 0:
-            led, win_card, win_seat = suit, card, seat
-        elif (suit == win_card // 13 and card > win_card) or (
-            suit == trump and win_card // 13 != trump
-        ):
-            win_card, win_seat = card, seat
-    return len(items), led, win_card, win_seat, trick_mask
 
 
 def solve_leads(
