@@ -767,6 +767,49 @@ def test_reuse_of_an_unfinished_run_solves_the_missing_chunks(tmp_path):
         )
 
 
+class Exposing(Sketch):
+    """A stand-in for realistic play: Spread Misère (exposed) never makes, Misère as Sketch."""
+
+    name = "exposing"
+    uses_exposure = True
+
+    def ask(self, deals, questions, *, turnups=None):
+        answers = super().ask(deals, questions, turnups=turnups)
+        return [
+            np.zeros_like(a) if q.exposed else a for q, a in zip(questions, answers, strict=True)
+        ]
+
+
+def test_a_model_that_sees_exposure_answers_spread_misere_apart(tmp_path):
+    deals = random_deals(8, 4)
+    tu = turnup_cards(4, 0, deals)
+    names = ["misere", "spread-misere"]
+    frame, timings = T.evaluate_deals(deals, tu, "classic", contracts=names, play_model=Exposing())
+    assert frame["misere"].astype(bool).any()  # the Sketch answers: some hands make it
+    assert not frame["spread-misere"].astype(bool).any()
+    assert set(timings["seconds"]) == {"misere", "spread-misere"}
+    plain, timings = T.evaluate_deals(deals, tu, "classic", contracts=names, play_model=Sketch())
+    assert (plain["misere"] == plain["spread-misere"]).all()
+    assert set(timings["seconds"]) == {"misere/spread-misere"}
+    # reusing such a run keeps the two apart too
+    donor = tmp_path / "donor"
+    T.run_tables(4, 9, donor, contracts=names, chunk_size=2, play_model=Exposing(), progress=False)
+    run = T.run_tables(
+        4,
+        9,
+        tmp_path / "reused",
+        rules="parlett",
+        contracts=names,
+        chunk_size=2,
+        play_model=Exposing(),
+        progress=False,
+        reuse=donor,
+    )
+    assert run.metadata["answers_reused"] > 0
+    reused = pd.read_parquet(tmp_path / "reused" / "deals.parquet")
+    assert reused["misere"].astype(bool).any() and not reused["spread-misere"].astype(bool).any()
+
+
 def test_pooled_intervals_allow_for_hands_of_one_deal():
     rng = np.random.default_rng(5)
     n = 400

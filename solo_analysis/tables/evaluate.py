@@ -80,6 +80,10 @@ def result_columns(
     return cols
 
 
+#: a kind of question: (misère, target, partnership, exposed)
+_LabelKey = tuple[bool, int, bool, bool]
+
+
 class _TimedModel(PlayModel):
     """Wraps a play model and adds up the wall time of each kind of solver question.
 
@@ -87,9 +91,11 @@ class _TimedModel(PlayModel):
     can spread each call's deals x questions over its threads and the time still splits by kind.
     """
 
-    def __init__(self, base: PlayModel, labels: dict[tuple[bool, int, bool], str]) -> None:
+    def __init__(self, base: PlayModel, labels: dict[_LabelKey, str]) -> None:
         self.base = base
         self.name = base.name
+        self.uses_exposure = base.uses_exposure
+        self.counts_tricks = base.counts_tricks
         self.labels = labels
         self.seconds: dict[str, float] = defaultdict(float)
         self.calls: dict[str, int] = defaultdict(int)
@@ -97,7 +103,7 @@ class _TimedModel(PlayModel):
     def _label(self, q: Question) -> str:
         if q.target is None:
             return "tricks"
-        key = (bool(q.misere), int(q.target), len(q.declarers) > 1)
+        key = (bool(q.misere), int(q.target), len(q.declarers) > 1, bool(q.exposed))
         return self.labels.get(key, f"target {q.target}")
 
     def ask(
@@ -125,8 +131,8 @@ class _TimedModel(PlayModel):
         return out
 
 
-#: a question as another run answered it: (trump, leader, declarers, misère, target)
-AnswerKey = tuple[int, int, tuple[int, ...], bool, int]
+#: a question as another run answered it: (trump, leader, declarers, misère, target, exposed)
+AnswerKey = tuple[int, int, tuple[int, ...], bool, int, bool]
 
 
 class _KnownAnswers(PlayModel):
@@ -140,6 +146,8 @@ class _KnownAnswers(PlayModel):
     def __init__(self, base: PlayModel, known: dict[AnswerKey, np.ndarray]) -> None:
         self.base = base
         self.name = base.name
+        self.uses_exposure = base.uses_exposure
+        self.counts_tricks = base.counts_tricks
         self.known = known
         self.reused = 0
 
@@ -154,7 +162,7 @@ class _KnownAnswers(PlayModel):
         out: list[np.ndarray] = [np.zeros(0, dtype=np.int8)] * len(questions)
         rest = []
         for i, q in enumerate(questions):
-            got = None if q.target is None else self.known.get((*q.key[:4], q.target))
+            got = None if q.target is None else self.known.get((*q.key[:4], q.target, q.exposed))
             if got is None:
                 rest.append(i)
             else:
@@ -193,9 +201,16 @@ def _answer_column(rules: RuleSet, row: Row, turnup_suit: int | None) -> str | N
 
 
 def _known_answers(
-    reuse: tuple[pd.DataFrame, RuleSet], idx: np.ndarray, turnup_suit: int | None
+    reuse: tuple[pd.DataFrame, RuleSet],
+    idx: np.ndarray,
+    turnup_suit: int | None,
+    exposure: bool,
 ) -> dict[AnswerKey, np.ndarray]:
-    """The questions another run's frame answers for deals ``idx`` (one turn-up suit)."""
+    """The questions another run's frame answers for deals ``idx`` (one turn-up suit).
+
+    ``exposure``: the play model (the same in both runs) plays Spread Misère as a question of
+    its own.
+    """
     frame, rules = reuse
     unsolved = frame["unsolved"].to_numpy(dtype=object).reshape(-1, 4)[idx]
     known: dict[AnswerKey, np.ndarray] = {}
@@ -212,20 +227,23 @@ def _known_answers(
             status = np.where(given_up, -1, np.where(asked, values, False).astype(bool)).astype(
                 np.int8
             )
-            key = (row.trump, row.leader, row.declarers, row.contract.misere, row.contract.target)
-            known[key] = status
+            c = row.contract
+            known[
+                (row.trump, row.leader, row.declarers, c.misere, c.target, c.exposed and exposure)
+            ] = status
     return known
 
 
-def _question_labels(rules: RuleSet, names: Sequence[str]) -> dict[tuple[bool, int, bool], str]:
-    """Map (misère, target, partnership) to the contracts that ask that question.
+def _question_labels(rules: RuleSet, names: Sequence[str], exposure: bool) -> dict[_LabelKey, str]:
+    """Map (misère, target, partnership, exposed) to the contracts that ask that question.
 
-    Each label joins the contract names with ``/``, e.g. 'abundance/royal-abundance'.
+    Each label joins the contract names with ``/``, e.g. 'abundance/royal-abundance';
+    'misere/spread-misere' unless the model plays Spread Misère apart (``exposure``).
     """
-    groups: dict[tuple[bool, int, bool], list[str]] = defaultdict(list)
+    groups: dict[_LabelKey, list[str]] = defaultdict(list)
     for name in names:
         c = rules.contract(name)
-        groups[(c.misere, c.target, c.partnership)].append(name)
+        groups[(c.misere, c.target, c.partnership, c.exposed and exposure)].append(name)
     return {k: "/".join(v) for k, v in groups.items()}
 
 
@@ -330,10 +348,8 @@ def evaluate_deals(
     values = {
         col: np.full((n, 4), -1, dtype=np.int8) for col, _, _ in cols
     }  # -1: not asked, -2: given up
-    model = _TimedModel(
-        make_play_model(play_model, max_positions=max_question_positions),
-        _question_labels(rs, names),
-    )
+    base = make_play_model(play_model, max_positions=max_question_positions)
+    model = _TimedModel(base, _question_labels(rs, names, base.uses_exposure))
     if reuse is not None:
         reuse = (reuse[0], load_rules(reuse[1]))
         got = reuse[0]
@@ -359,7 +375,9 @@ def evaluate_deals(
         if reuse is None:
             solve_rows(rows, d[idx], model, False, cards)
         else:
-            known = _KnownAnswers(model, _known_answers(reuse, idx, turnup_suit))
+            known = _KnownAnswers(
+                model, _known_answers(reuse, idx, turnup_suit, base.uses_exposure)
+            )
             solve_rows(rows, d[idx], known, False, cards)
             reused += known.reused
         # per (contract, seat, partner): the answers for each denomination
