@@ -13,8 +13,8 @@ import pytest
 from cli_helpers import assert_one_line_error, run
 
 from solo_analysis.advice import advise, compare_play
-from solo_analysis.advice.compare import MIN_EACH, paired_difference
 from solo_analysis.errors import PlayModelError
+from solo_analysis.stats import PAIRED_MIN_EACH, paired_difference
 
 LOW = "5432.5432.Q32.32"
 KW = dict(seat="third", turnup="KH", seed=3, samples=12, contracts=["misere", "spread-misere"])
@@ -65,7 +65,7 @@ def test_paired_difference_intervals_hold_on_few_deals():
     x = rng.integers(0, 2, 400).astype(float)
     y = rng.integers(0, 2, 400).astype(float)
     mean, low, high, n = paired_difference(x, y)
-    assert min((y > x).sum(), (x > y).sum()) >= MIN_EACH
+    assert min((y > x).sum(), (x > y).sum()) >= PAIRED_MIN_EACH
     assert low < mean < high and high - low < 0.2  # the normal interval once both ways occur
     nan = paired_difference(np.array([np.nan, 1.0]), np.array([1.0, 0.0, 1.0]))
     assert nan[3] == 1 and nan[0] == -1.0

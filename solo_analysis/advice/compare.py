@@ -4,58 +4,22 @@ The first model's advice runs as :func:`~solo_analysis.advice.advise` would (ada
 unless ``samples`` is given); the second plays exactly the deals the first one used (the same
 seed and the same number of deals draw the same deals), so every contract's difference is
 paired deal by deal: ``difference = second - first`` in the share of deals made, with its
-95 % interval.
-
-The interval of a paired difference of 0 / 1 outcomes: normal (the mean difference plus or
-minus 1.96 standard errors) once at least :data:`MIN_EACH` deals went each way; with fewer,
-Wilson's bounds on the shares of deals where only one model made, which hold however few the
-deals (never an interval falsely exact).
+95 % interval (:func:`~solo_analysis.stats.paired_difference`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from ..stats.intervals import Z95, wilson_interval
+from ..stats.intervals import paired_difference
 from .evaluate import advise
 from .result import Advice
 
-__all__ = ["MIN_EACH", "PlayComparison", "compare_play", "paired_difference"]
-
-#: deals on which each model alone made, before the paired interval is the normal one
-MIN_EACH = 10
-
-
-def paired_difference(first: np.ndarray, second: np.ndarray) -> tuple[float, float, float, int]:
-    """``(mean, low, high, n)`` of ``second - first`` over the deals both settled.
-
-    ``first`` and ``second`` are outcomes per deal (1.0 / 0.0, NaN where given up; an ``any``
-    row's shares in between), paired by position; only the deals both arrays cover and both
-    settled count.
-    """
-    k = min(first.size, second.size)
-    a, b = first[:k], second[:k]
-    both = ~(np.isnan(a) | np.isnan(b))
-    a, b = a[both], b[both]
-    n = int(a.size)
-    if n == 0:
-        return math.nan, -1.0, 1.0, 0
-    d = b - a
-    mean = float(d.mean())
-    up = float(np.clip(d, 0, None).sum())  # the second made where the first did not
-    down = float(np.clip(-d, 0, None).sum())
-    if min(up, down) >= MIN_EACH and n > 1:
-        se = float(d.std(ddof=1)) / math.sqrt(n)
-        return mean, max(mean - Z95 * se, -1.0), min(mean + Z95 * se, 1.0), n
-    up_lo, up_hi = wilson_interval(up / n, n)
-    down_lo, down_hi = wilson_interval(down / n, n)
-    return mean, max(up_lo - down_hi, -1.0), min(up_hi - down_lo, 1.0), n
+__all__ = ["PlayComparison", "compare_play"]
 
 
 @dataclass(frozen=True, eq=False)

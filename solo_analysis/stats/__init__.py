@@ -15,16 +15,26 @@ from .control import (
     rate_bounds,
     rate_interval,
 )
-from .intervals import Z95, alike_interval, range_interval, widen, wilson_interval
+from .intervals import (
+    PAIRED_MIN_EACH,
+    Z95,
+    alike_interval,
+    paired_difference,
+    range_interval,
+    widen,
+    wilson_interval,
+)
 
 __all__ = [
     "N_FEATURES",
+    "PAIRED_MIN_EACH",
     "Z95",
     "Controls",
     "alike_interval",
     "cv_mean",
     "deal_features",
     "mean_bounds",
+    "paired_difference",
     "range_interval",
     "rate_bounds",
     "rate_interval",

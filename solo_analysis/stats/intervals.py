@@ -3,17 +3,27 @@
 Every estimate the library prints carries a 95 % interval: Wilson's score interval for a
 share (:func:`wilson_interval`), the same for the mean of a bounded settlement when too few
 deals support a normal interval (:func:`range_interval`), and, where some deals could not be
-solved, an interval widened to cover every outcome those deals could have had (:func:`widen`).
+solved, an interval widened to cover every outcome those deals could have had (:func:`widen`);
+the difference of two play models on the same deals (:func:`paired_difference`).
 ``docs/statistics.md`` explains the choices.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-__all__ = ["Z95", "alike_interval", "range_interval", "widen", "wilson_interval"]
+__all__ = [
+    "PAIRED_MIN_EACH",
+    "Z95",
+    "alike_interval",
+    "paired_difference",
+    "range_interval",
+    "widen",
+    "wilson_interval",
+]
 
 #: two-sided 95 % normal quantile
 Z95: float = 1.959963984540054
@@ -91,3 +101,38 @@ def widen(
         return lo, hi
     total = n + unresolved
     return (n * lo + unresolved * worst) / total, (n * hi + unresolved * best) / total
+
+
+#: deals on which each model alone made, before the paired interval is the normal one
+PAIRED_MIN_EACH = 10
+
+
+def paired_difference(first: np.ndarray, second: np.ndarray) -> tuple[float, float, float, int]:
+    """``(mean, low, high, n)`` of ``second - first`` over the deals both settled.
+
+    The interval of a paired difference of 0 / 1 outcomes: normal (the mean difference plus
+    or minus 1.96 standard errors) once at least :data:`PAIRED_MIN_EACH` deals went each way;
+    with fewer, Wilson's bounds on the shares of deals where only one side made, which hold
+    however few the deals (never an interval falsely exact).
+
+    ``first`` and ``second`` are outcomes per deal (1.0 / 0.0, NaN where given up; an ``any``
+    row's shares in between), paired by position; only the deals both arrays cover and both
+    settled count.
+    """
+    k = min(first.size, second.size)
+    a, b = first[:k], second[:k]
+    both = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[both], b[both]
+    n = int(a.size)
+    if n == 0:
+        return math.nan, -1.0, 1.0, 0
+    d = b - a
+    mean = float(d.mean())
+    up = float(np.clip(d, 0, None).sum())  # the second made where the first did not
+    down = float(np.clip(-d, 0, None).sum())
+    if min(up, down) >= PAIRED_MIN_EACH and n > 1:
+        se = float(d.std(ddof=1)) / math.sqrt(n)
+        return mean, max(mean - Z95 * se, -1.0), min(mean + Z95 * se, 1.0), n
+    up_lo, up_hi = wilson_interval(up / n, n)
+    down_lo, down_hi = wilson_interval(down / n, n)
+    return mean, max(up_lo - down_hi, -1.0), min(up_hi - down_lo, 1.0), n
