@@ -4,6 +4,9 @@
   than ``thin`` deals are hatched and marked with a dagger.
 * :func:`line_chart` - a share against one feature, one line (and marker shape) per value of
   another, with its interval as a band; thin points hollow.
+* :func:`model_gap_chart` - two play models' shares of the same hands, per contract and seat,
+  with the paired difference written beside each pair
+  (:func:`~solo_analysis.tables.compare_runs`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from .style import STYLE, ReportFigure, style
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["heatmap", "line_chart"]
+__all__ = ["heatmap", "line_chart", "model_gap_chart"]
 
 
 def _format_value(fmt: str | Callable[[float], str], v: float) -> str:
@@ -313,4 +316,99 @@ def line_chart(
             )
         if title:
             ax.set_title(title)
+    return fig
+
+
+def model_gap_chart(
+    compared: pd.DataFrame,
+    *,
+    labels: tuple[str, str] = ("double-dummy", "pimc"),
+    title: str | None = None,
+) -> Figure:
+    """Two play models' chance of making each contract on the same hands, seat by seat.
+
+    One panel per contract, one line per seat: the first model's share (hollow circle) and
+    the second's (filled square), each with its 95 % Wilson interval, and the paired
+    difference ``second - first`` with its interval written at the right.
+
+    Parameters
+    ----------
+    compared : pandas.DataFrame
+        The frame of :func:`~solo_analysis.tables.compare_runs` (``seat, contract, variant,
+        paired, first, second, diff, diff_low, diff_high``); rows of a variant other than
+        ``""`` / ``"any"`` are left out.
+    labels : (str, str), default ("double-dummy", "pimc")
+        The names of the two models in the legend.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    PlotError
+        A needed column is missing or no row is left to draw.
+    """
+    from ..stats.intervals import wilson_interval
+
+    if not isinstance(compared, pd.DataFrame):
+        raise PlotError(f"model_gap_chart needs a pandas DataFrame, got {type(compared).__name__}")
+    needed = ("seat", "contract", "variant", "paired", "first", "second", "diff")
+    missing = [c for c in (*needed, "diff_low", "diff_high") if c not in compared.columns]
+    if missing:
+        raise PlotError(
+            f"column {missing[0]!r} is not in the frame (model_gap_chart draws the frame of "
+            "tables.compare_runs)"
+        )
+    rows = compared[compared["variant"].isin(["", "any"]) & (compared["paired"] > 0)]
+    if rows.empty:
+        raise PlotError("model gap chart of an empty comparison")
+    contracts = list(dict.fromkeys(rows["contract"]))
+    with style():
+        fig: Figure = ReportFigure(figsize=(3.0 * len(contracts) + 0.6, 2.6), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(1, len(contracts), sharey=True))
+        for ax, contract in zip(axes, contracts, strict=True):
+            part = rows[rows["contract"] == contract].reset_index(drop=True)
+            y = np.arange(len(part))[::-1]
+            n = part["paired"].to_numpy(dtype=float)
+            top = 0.0
+            for k, (col, marker, face) in enumerate(
+                (("first", "o", "white"), ("second", "s", None))
+            ):
+                share = part[col].to_numpy(dtype=float)
+                lo, hi = wilson_interval(share, n)
+                top = max(top, float(np.max(hi)))
+                ax.errorbar(
+                    share,
+                    y + (0.12 if k == 0 else -0.12),
+                    xerr=[share - lo, hi - share],
+                    fmt=marker,
+                    mfc=face,
+                    color="0.1" if k else "0.45",
+                    capsize=2,
+                    label=labels[k],
+                )
+            right = max(top * 1.15, 0.02)
+            for yy, rec in zip(y, part.to_dict("records"), strict=True):
+                ax.annotate(
+                    f"{100 * rec['diff']:+.1f} ({100 * rec['diff_low']:+.1f}.."
+                    f"{100 * rec['diff_high']:+.1f})",
+                    (1.0, yy),
+                    xycoords=("axes fraction", "data"),
+                    ha="right",
+                    va="center",
+                    fontsize=7,
+                    color="0.3",
+                )
+            ax.set_xlim(0, right * 1.9)
+            ax.set_yticks(y, list(part["seat"]))
+            ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+            ax.set_title(contract)
+            ax.set_xlabel("made (95% interval)")
+        axes[0].legend(loc="lower left", bbox_to_anchor=(0, 1.08), ncols=2)
+        fig.suptitle(
+            title or f"{labels[1]} - {labels[0]} on the same hands (points, 95% interval)",
+            fontsize=9,
+        )
     return fig

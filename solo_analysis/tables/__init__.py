@@ -13,6 +13,7 @@ from .store import load_run
 from .summary import (
     FEATURE_TABLES,
     THIN,
+    compare_runs,
     contract_frequencies,
     feature_table,
     feature_tables,
@@ -26,6 +27,7 @@ __all__ = [
     "FEATURE_TABLES",
     "THIN",
     "TableRun",
+    "compare_runs",
     "contract_frequencies",
     "evaluate_chunk",
     "evaluate_deals",

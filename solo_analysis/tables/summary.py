@@ -15,13 +15,15 @@ import numpy as np
 import pandas as pd
 
 from ..cards import PLAY_SEATS
+from ..errors import TableError
 from ..rules import RuleSet, load_rules
-from ..stats.intervals import wilson_interval
+from ..stats.intervals import paired_difference, wilson_interval
 from .evaluate import result_columns, selected_contracts
 
 __all__ = [
     "FEATURE_TABLES",
     "THIN",
+    "compare_runs",
     "contract_frequencies",
     "feature_table",
     "feature_tables",
@@ -118,6 +120,88 @@ def contract_frequencies(
                 }
             )
     return _interval_columns(pd.DataFrame.from_records(records), thin)
+
+
+def compare_runs(
+    first: pd.DataFrame,
+    second: pd.DataFrame,
+    rules: RuleSet | str = "classic",
+    contracts: Iterable[str] | None = None,
+) -> pd.DataFrame:
+    """Two runs of the same deals (two play models, one seed) compared hand by hand, per seat.
+
+    Each hand of a seat is paired with the same deal's hand in the other run; only the hands
+    both runs answered count, so the two shares and their difference describe the same hands.
+
+    Parameters
+    ----------
+    first, second : pandas.DataFrame
+        Per-deal frames of two runs (:func:`~solo_analysis.tables.load_run`), typically the
+        double-dummy and the realistic-play tables of one rule set and seed; the second may
+        cover fewer deals than the first.
+    rules : RuleSet or str, default "classic"
+        The rule set of both runs.
+    contracts : iterable of str, optional
+        The contracts to compare (default: every one both runs answered).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``seat, contract, variant, paired, first, second, diff, diff_low, diff_high``: the
+        hands both answered, each run's share made on them, and the paired difference
+        ``second - first`` with its 95 % interval (:func:`~solo_analysis.stats.paired_difference`).
+
+    Raises
+    ------
+    TableError
+        If the runs share no deal, or no outcome column.
+    """
+    keys = ["deal", "seat"]
+    columns = [
+        (col, contract, variant)
+        for col, contract, variant in result_columns(rules, contracts)
+        if col in first.columns and col in second.columns
+    ]
+    if not columns:
+        raise TableError("the two runs share no contract to compare")
+    pair = first.merge(second, on=keys, suffixes=("_1", "_2"))
+    if pair.empty:
+        raise TableError("the two runs share no deal to compare")
+    rs = load_rules(rules)
+    records = []
+    for col, contract, variant in columns:
+        a = _outcomes(pair, f"{col}_1", "unsolved_1", col)
+        b = _outcomes(pair, f"{col}_2", "unsolved_2", col)
+        for seat in PLAY_SEATS:
+            if rs.contract(contract).partnership and seat == variant:
+                continue
+            at_seat = (pair["seat"] == seat).to_numpy()
+            x, y = a[at_seat], b[at_seat]
+            both = ~(np.isnan(x) | np.isnan(y))
+            diff, low, high, n = paired_difference(x, y)
+            records.append(
+                {
+                    "seat": seat,
+                    "contract": contract,
+                    "variant": variant,
+                    "paired": n,
+                    "first": float(x[both].mean()) if n else np.nan,
+                    "second": float(y[both].mean()) if n else np.nan,
+                    "diff": diff,
+                    "diff_low": low,
+                    "diff_high": high,
+                }
+            )
+    return pd.DataFrame.from_records(records)
+
+
+def _outcomes(pair: pd.DataFrame, column: str, unsolved: str, name: str) -> np.ndarray:
+    """One run's 1.0 / 0.0 outcomes in a merged frame; NaN where not asked or given up on."""
+    values = pair[column].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+    if unsolved in pair.columns:
+        lost = unsolved_mask(pair[[unsolved]].rename(columns={unsolved: "unsolved"}), name)
+        values[lost] = np.nan
+    return values
 
 
 def prop_pairs(frame: pd.DataFrame, contract: str = "prop") -> pd.DataFrame:
