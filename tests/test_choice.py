@@ -164,3 +164,46 @@ def test_bad_tricks_are_one_line_errors(trick, word):
 def test_a_target_beyond_the_tricks_left():
     with pytest.raises(DealError, match="tricks are left"):
         solve_cards("N:AK... QJ... T9... 87...", trump="NT", leader="N", declarers="N", target=3)
+
+
+def _low_hand_position(rng, k):
+    """A misère position inside a trick where the declarer holds mostly the lower cards."""
+    cards = rng.permutation(52)[: 4 * k]
+    order = np.argsort(cards % 13, kind="stable")
+    weight = 1.0 / (1.0 + np.argsort(order)) ** 1.5  # the lower a card, the likelier his
+    declarer = int(rng.integers(0, 4))
+    mine = set(rng.choice(4 * k, size=k, replace=False, p=weight / weight.sum()).tolist())
+    rest = [int(cards[i]) for i in range(4 * k) if i not in mine]
+    hands = []
+    for s in range(4):
+        if s == declarer:
+            hands.append(sorted(int(cards[i]) for i in mine))
+        else:
+            hands.append(sorted(rest[:k]))
+            rest = rest[k:]
+    leader = int(rng.integers(0, 4))
+    trick: list[int] = []
+    for i in range(int(rng.integers(0, 4))):
+        hand = hands[(leader + i) % 4]
+        led = trick[0] // 13 if trick else None
+        follow = [c for c in hand if led is not None and c // 13 == led]
+        card = int(rng.choice(follow or hand))
+        trick.append(card)
+        hand.remove(card)
+    return hands, leader, (declarer,), trick
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_misere_with_low_cards_inside_a_trick_against_the_oracle(seed):
+    """The misère safety bound, met at the trick boundaries below a mid-trick position."""
+    rng = np.random.default_rng([77, seed])
+    for _ in range(10):
+        k = int(rng.integers(3, 5))
+        hands, leader, declarers, trick = _low_hand_position(rng, k)
+        pbn = _deal_text(hands, trick, leader)
+        kw = dict(trump=4, leader=leader, declarers=declarers, misere=True, trick=trick)
+        exact = solve_cards(pbn, **kw)
+        for card, value in exact.items():
+            assert value == _oracle(hands, 4, leader, declarers, True, trick, card), (pbn, card)
+        for card, ok in solve_cards(pbn, target=0, **kw).items():
+            assert ok == (exact[card] == 0)

@@ -957,3 +957,49 @@ def test_numba_cache_tool_clears_the_kernel_caches_when_a_kernel_module_changes(
     assert (root / "__pycache__" / "kernel-sources.sha1").read_text().strip() == (
         tool.sources_digest(root)
     )
+
+
+def low_hand_endings(rng: np.random.Generator, n: int, k: int, declarer: int) -> np.ndarray:
+    """Random k-card endings in which ``declarer`` holds mostly the lower of the 4k cards.
+
+    The cases where a misère declarer can duck every lead, or nearly: the ones the solver's
+    misère safety bound decides, and its edge cases.
+    """
+    out = np.empty((n, 4, k), dtype=np.int8)
+    for i in range(n):
+        cards = rng.choice(52, size=4 * k, replace=False)
+        ranks = cards % 13
+        weight = 1.0 / (1.0 + np.argsort(np.argsort(ranks))) ** 1.5  # lower ranks likelier
+        mine = rng.choice(4 * k, size=k, replace=False, p=weight / weight.sum())
+        rest = np.setdiff1d(np.arange(4 * k), mine)
+        rng.shuffle(rest)
+        seats = [s for s in range(4) if s != declarer]
+        out[i, declarer] = cards[mine]
+        for j, s in enumerate(seats):
+            out[i, s] = cards[rest[j * k : (j + 1) * k]]
+    return out
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_misere_declarer_with_low_cards_against_oracle(k):
+    """Misère endings where the declarer holds low cards: every leader, exact and by target."""
+    rng = np.random.default_rng([31, k])
+    count = made = 0
+    for declarer in range(4):
+        deals = low_hand_endings(rng, 24 if k == 3 else 10, k, declarer)
+        for leader in range(4):
+            got = solve_batch(deals, trump=NT, leader=leader, declarers=(declarer,), misere=True)
+            for i, deal in enumerate(deals):
+                want = oracle(deal, NT, leader, (declarer,), True)
+                assert int(got[i]) == want, (
+                    f"{describe(deal, NT, leader, (declarer,), True)}: oracle {want}, got {got[i]}"
+                )
+                count += 1
+                made += want == 0
+            ok = solve_batch(
+                deals, trump=NT, leader=leader, declarers=(declarer,), misere=True, target=0
+            )
+            want_ok = [oracle(d, NT, leader, (declarer,), True) == 0 for d in deals]
+            assert ok.tolist() == want_ok
+    # both outcomes occur often, so the bound's cases and its failures are both exercised
+    assert 0.1 * count < made < 0.9 * count

@@ -213,15 +213,38 @@ def _lone_declarer(counted):
     return dcl
 
 
+@njit(cache=True, inline="always")
+def _ducks(ds, os_, shift):
+    """Whether the declarer's cards ``ds`` of a suit stay under the others' ``os_`` in pairs.
+
+    With the cards of both sorted from the lowest, the declarer's ``i + shift``-th must be
+    below the others' ``i``-th, as far as both go (13-bit rank masks; ``shift`` 0 or 1).
+    """
+    d = ds
+    for _ in range(shift):
+        d &= d - 1
+    o = os_
+    while d != 0 and o != 0:
+        if LOWBIT[d] > LOWBIT[o]:
+            return False
+        d &= d - 1
+        o &= o - 1
+    return True
+
+
 @njit(cache=True)
 def misere_safe(h, leader, counted, live):
     """True if the (single, counted) declarer can never again be forced to win a trick.
 
-    No trump only.  Sufficient condition: in every suit, all the declarer's cards are
-    below all the other hands' cards (or the others hold none), and if the declarer
-    is on lead he has a suit the others hold (so he loses the lead and never regains
-    it: every later trick is led by another hand and won above him, or he discards).
-    Returns ``(safe, relevant)``.
+    No trump, at a trick boundary.  Sufficient condition, suit by suit: with the declarer's
+    cards and the other hands' cards (pooled) each sorted from the lowest, his ``i``-th is
+    below their ``i``-th as far as both go.  Then, on every lead of the suit (by another
+    hand), he plays his highest card below the card led and on every other lead he
+    discards the highest card of any suit; either way the condition still holds after the
+    trick, whatever the others play.  If he is on lead himself he needs a suit the others
+    hold that he can lead and lose without breaking the condition: his lowest card below
+    their lowest, and his ``i + 1``-th below their ``i``-th (whichever of their cards
+    follow).  Returns ``(safe, relevant)``.
     """
     dcl = _lone_declarer(counted)
     if dcl < 0:
@@ -237,12 +260,20 @@ def misere_safe(h, leader, counted, live):
         os_ = (others >> (13 * s)) & SUIT_MASK
         if os_ == 0:
             continue
-        if (ds >> LOWBIT[os_]) != 0:
+        if (ds >> LOWBIT[os_]) == 0:
+            # all his cards below all of theirs: the pattern fixes every card above his
+            # highest as another hand's, and with the lengths (the table's key) all of
+            # theirs are above all of his
+            can_lose_lead = True
+            rel |= np.int64(1) << (13 * s + HIBIT[ds])
+            continue
+        if not _ducks(ds, os_, 0):
             return False, 0
-        can_lose_lead = True
-        # the declarer's highest card: the pattern then fixes every card above it as another
-        # hand's, and with the lengths (the table's key) all of theirs are above all of his
-        rel |= np.int64(1) << (13 * s + HIBIT[ds])
+        if leader == dcl and not can_lose_lead and LOWBIT[ds] < LOWBIT[os_]:
+            can_lose_lead = _ducks(ds, os_, 1)
+        # the pairing relies on the owners of the suit's cards up to his highest, and so
+        # (the table's patterns run from the top card down) of all of them
+        rel |= ((live >> (13 * s)) & SUIT_MASK) << (13 * s)
     if leader == dcl and not can_lose_lead:
         return False, 0
     return True, rel
