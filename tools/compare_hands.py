@@ -1,6 +1,7 @@
 """Double-dummy against realistic play on named hands, with and without the defence's prior.
 
-For each hand (third seat, turn-up K♥ unless given otherwise) and each prior of the realistic
+For each hand (third seat, turn-up K♥ unless given otherwise; a hand that holds the turn-up
+card is run with the lowest card of its suit that the hand lacks) and each prior of the realistic
 play model, runs :func:`solo_analysis.advice.compare_play` on the same ``--samples`` deals
 and prints one Markdown line per contract: the double-dummy share made with its 95 %
 interval, the realistic (PIMC) share with its interval, their paired difference with its
@@ -24,7 +25,9 @@ import time
 import pandas as pd
 
 from solo_analysis.advice import advise, compare_play
+from solo_analysis.cards import card_code, card_str
 from solo_analysis.errors import SoloAnalysisError
+from solo_analysis.hand import Hand
 
 HANDS = (
     "5432.5432.432.32",  # nothing above a five: always makes Misère
@@ -43,6 +46,16 @@ def _cell(p: float, lo: float, hi: float, sign: str = "") -> str:
 def _row(table: pd.DataFrame, row: int) -> str:
     rec = table.loc[table["row"] == row].iloc[0]
     return _cell(rec["p_make"], rec["ci_low"], rec["ci_high"])
+
+
+def _turnup_for(hand: str, turnup: str) -> str:
+    """``turnup``, or the lowest card of its suit not in ``hand`` if the hand holds it."""
+    held = set(Hand.parse(hand).codes)
+    code = card_code(turnup)
+    if code not in held:
+        return turnup
+    suit = code // 13
+    return next(card_str(c) for c in range(13 * suit, 13 * suit + 13) if c not in held)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for hand in args.hands:
             for prior in args.priors.split(","):
-                common = {"seat": args.seat, "turnup": args.turnup, "contracts": contracts}
+                turnup = _turnup_for(hand, args.turnup)
+                common = {"seat": args.seat, "turnup": turnup, "contracts": contracts}
                 t0 = time.perf_counter()
                 advise(hand, samples=args.samples, seed=args.seed, **common)
                 dd_s = time.perf_counter() - t0
@@ -84,8 +98,9 @@ def main(argv: list[str] | None = None) -> int:
                     dd = _row(c.first.table, rec["row"])
                     real = _row(c.second.table, rec["row"])
                     diff = _cell(rec["diff"], rec["diff_low"], rec["diff_high"], sign="+")
+                    name = hand if turnup == args.turnup else f"{hand} (turn-up {turnup})"
                     print(
-                        f"| {hand} | {prior} | {rec['title']} | {dd} | {real} | {diff} "
+                        f"| {name} | {prior} | {rec['title']} | {dd} | {real} | {diff} "
                         f"| {dd_s:.1f} | {pimc_s:.1f} |",
                         flush=True,
                     )
