@@ -338,6 +338,58 @@ def test_position_cap_cuts_adaptive_sampling_and_repeats_from_the_seed():
         advise(LOW, play_model=CountingCoinModel(), max_positions=0, **kw)
 
 
+class CostlyCoinModel(CoinMisereModel):
+    """:class:`CoinMisereModel` whose questions cost 100,000 positions a deal."""
+
+    def __init__(self) -> None:
+        self.positions = 0
+
+    def tricks(self, deals, *, trump, leader, declarers, misere):
+        self.positions += 100_000 * len(deals)
+        return super().tricks(deals, trump=trump, leader=leader, declarers=declarers, misere=misere)
+
+
+def test_a_cap_below_the_first_batch_stops_it_after_one_chunk():
+    from solo_analysis.advice import MIN_CUT_BATCH
+
+    kw = dict(seat="third", turnup="KH", seed=4, contracts=["misere"])
+    model = CostlyCoinModel()
+    a = advise(LOW, play_model=model, max_positions=1_000_000, **kw)
+    # the first batch (64 deals, 6.4 M positions) would overrun the cap sixfold: under a cap it
+    # is solved 16 deals at a time, and the first chunk alone reaches the cap
+    assert a.stopped == "max_positions" and a.samples == MIN_CUT_BATCH
+    assert a.positions == model.positions == 100_000 * MIN_CUT_BATCH
+    # the deals solved are those of a run of that many deals
+    b = advise(LOW, play_model=CostlyCoinModel(), samples=MIN_CUT_BATCH, **kw)
+    pd.testing.assert_frame_equal(a.table, b.table)
+    # a cap the first chunks do not reach: the batch goes on while its pace says the next
+    # chunk fits (3 chunks, 4.8 M positions; a fourth would end at 6.4 M)
+    c = advise(LOW, play_model=CostlyCoinModel(), max_positions=5_000_000, **kw)
+    assert c.stopped == "max_positions" and c.samples == 3 * MIN_CUT_BATCH
+    assert c.positions == 100_000 * 3 * MIN_CUT_BATCH <= 5_000_000
+
+
+def test_a_time_limit_stops_a_batch_after_the_chunk_that_reaches_it(monkeypatch):
+    from solo_analysis.advice import PROGRESS_CHUNK
+
+    class Clock:
+        t = 0.0
+
+    clock = Clock()
+    monkeypatch.setattr(sampling_module, "_clock", lambda: clock.t)
+
+    class SlowCoinModel(CoinMisereModel):
+        def tricks(self, deals, **kw):
+            clock.t += 0.1 * len(deals)  # 0.1 s a deal
+            return super().tricks(deals, **kw)
+
+    kw = dict(seat="third", turnup="KH", seed=4, contracts=["misere"])
+    a = advise(LOW, play_model=SlowCoinModel(), max_seconds=2.0, **kw)
+    # 64 deals would take 6.4 s: the first chunk (3.2 s) passes the limit and ends the run
+    assert a.stopped == "max_seconds" and a.samples == PROGRESS_CHUNK
+    assert clock.t == pytest.approx(0.1 * PROGRESS_CHUNK)
+
+
 def test_position_cap_with_the_solver_repeats_whatever_the_threads():
     import numba
 

@@ -1,13 +1,18 @@
 """Solving the contract options on sampled deals, in batches, until the estimates are sharp enough.
 
 Every contract is solved on the first deals of the stream; after each batch the contracts
-whose intervals reached the tolerance stop, and the others go on to the next deals of the same
-stream, so all rows share their first deals and paired comparisons stay paired.  A run stops
-at the tolerance, at ``max_samples`` deals, at a cap on the search's work (``max_positions``:
-each batch is cut to what the previous batch's positions per deal say fits, and the run stops
-when fewer than :data:`MIN_CUT_BATCH` deals do) or at a time limit (``max_seconds``).
-Positions are counted by the search itself, so a capped run repeats from its seed on any
-machine; a timed one does not.
+whose intervals reached the tolerance stop, and the others go on to the next deals of the
+same stream, so all rows share their first deals and paired comparisons stay paired. A run
+stops at the tolerance, at ``max_samples`` deals, at a cap on the search's work
+(``max_positions``: each batch is cut to what the previous batch's positions per deal say
+fits, and the run stops when fewer than :data:`MIN_CUT_BATCH` deals do) or at a time limit
+(``max_seconds``). Under a positions cap a batch is solved :data:`MIN_CUT_BATCH` deals at a
+time and stops when its own pace says the next chunk would not fit; under a time limit,
+:data:`PROGRESS_CHUNK` at a time, stopping once the time is up. A batch whose deals are much
+harder than the last one's (or the first batch, which has no pace to go by) overruns a cap
+by at most one chunk. Positions are counted by the search itself (a question given up on
+counts what it spent), so a capped run repeats from its seed on any machine; a timed one
+does not.
 
 However large a batch, its deals are drawn and solved :data:`SOLVE_CHUNK` at a time (or
 :data:`PROGRESS_CHUNK` with a ``progress`` callback): the memory of a batch stays bounded, and
@@ -196,6 +201,8 @@ class Sampling:
                 n_aux=0,
             )
         self.unresolved = 0
+        #: the cap that stopped the last batch before its end (see :meth:`solve`)
+        self.cut_by: str | None = None
         #: deals drawn and solved so far, for the rows still open when the last chunk was
         self.solved = 0
         self.model = request.model
@@ -243,19 +250,51 @@ class Sampling:
         controls.scale = np.where(sd > 0, sd, 1.0)
         controls.za = ((xa - controls.mean) / controls.scale).astype(np.float32)
 
-    def solve(self, active: list[Row], n: int, done: int) -> None:
+    def solve(
+        self,
+        active: list[Row],
+        n: int,
+        done: int,
+        positions_cap: int | None = None,
+        deadline: float | None = None,
+    ) -> int:
         """Draw the next ``n`` deals and solve the ``active`` rows on them, chunk by chunk.
 
-        ``done`` deals came before them.  Chunks of :data:`SOLVE_CHUNK` deals, or of
-        :data:`PROGRESS_CHUNK` with a ``progress`` callback (called after each).
+        ``done`` deals came before them.  Chunks of :data:`SOLVE_CHUNK` deals; of
+        :data:`PROGRESS_CHUNK` with a ``progress`` callback (called after each) or a
+        ``deadline``; of :data:`MIN_CUT_BATCH` under a ``positions_cap``.  The batch stops
+        after a chunk once the clock is past ``deadline``, or once the batch's pace so far
+        says the next chunk would not fit in what is left of ``positions_cap``.  Returns the
+        deals solved (``n`` unless a cap stopped the batch).
         """
-        step = SOLVE_CHUNK if self.progress is None else PROGRESS_CHUNK
-        for start in range(0, n, step):
-            deals = self.sampler.draw(min(step, n - start))
+        if positions_cap is not None:
+            step = MIN_CUT_BATCH
+        elif self.progress is not None or deadline is not None:
+            step = PROGRESS_CHUNK
+        else:
+            step = SOLVE_CHUNK
+        begin = self.spent()
+        solved = 0
+        self.cut_by = None
+        while solved < n:
+            deals = self.sampler.draw(min(step, n - solved))
             self._solve_chunk(active, deals)
-            self.solved = done + start + deals.shape[0]
+            solved += deals.shape[0]
+            self.solved = done + solved
             if self.progress is not None:
                 self.progress(self.solved, self.planned)
+            if solved >= n:
+                break
+            if deadline is not None and _clock() >= deadline:
+                self.cut_by = "max_seconds"
+                break
+            if positions_cap is not None:
+                left = positions_cap - self.spent()
+                per_deal = (self.spent() - begin) / solved
+                if left <= 0 or per_deal * min(step, n - solved) > left:
+                    self.cut_by = "max_positions"
+                    break
+        return solved
 
     def _solve_chunk(self, active: list[Row], deals: np.ndarray) -> None:
         """Solve the ``active`` rows on ``deals``; on any exception, leave no trace of them."""
@@ -306,15 +345,20 @@ class Sampling:
         goal = min(FIRST_BATCH, stop.max_samples)
         start = _clock()
         cut = False  # this batch was cut to the time left: the last one
+        deadline = None if stop.max_seconds is None else start + stop.max_seconds
         while total < stop.max_samples:
             before, before_positions = _clock(), self.spent()
-            self.solve(active, goal - total, total)
+            batch = self.solve(active, goal - total, total, positions_cap, deadline)
             batch_seconds = _clock() - before
             batch_positions = self.spent() - before_positions
-            batch, total = goal - total, goal
+            short = batch < goal - total  # a cap stopped the batch after one of its chunks
+            total += batch
             active, widest, converged = still_open(self.rows, stop.tolerance, self.controls)
             if not active:
                 stopped = "tolerance"
+                break
+            if short:
+                stopped = self.cut_by or "max_positions"
                 break
             if cut:
                 stopped = "max_seconds"
