@@ -672,12 +672,23 @@ def test_cli_table_budget(tmp_path, capsys):
             "--out",
             str(tmp_path / "x"),
             "--max-question-positions",
-            "0",
+            "-1",
             "--quiet",
         ],
         capsys,
     )
-    assert_one_line_error(code, stdout, err, "max_question_positions")
+    assert_one_line_error(code, stdout, err, "max-question-positions")
+
+
+def test_cli_table_has_a_budget_per_question_by_default(tmp_path, capsys):
+    # like advise's: no single hard deal can hold a run; 0 asks for every answer exact
+    for flag, want in (([], 5_000_000), (["--max-question-positions", "0"], None)):
+        out = tmp_path / f"run{len(flag)}"
+        argv = ["table", "--deals", "2", "--seed", "2026", "--out", str(out), "--quiet", *flag]
+        code, _, err = run_cli(argv, capsys)
+        assert code == 0, err
+        meta = json.loads((out / "metadata.json").read_text())
+        assert meta["max_question_positions"] == want
 
 
 # --- reusing another rule set's answers -------------------------------------------------------

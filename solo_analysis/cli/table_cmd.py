@@ -39,7 +39,8 @@ from ._options import play_options
     default=None,
     metavar="N",
     help="Search positions per question and deal before an answer is recorded as unsolved "
-    "(default: no limit, every answer exact).",
+    "(default 5,000,000, about a second, so that no deal holds the run; 0: no limit, every "
+    "answer exact).",
 )
 @click.option(
     "--reuse",
@@ -80,8 +81,17 @@ def table(
     quiet: bool,
 ) -> None:
     """Solve DEALS random deals for every seat and contract; write odds tables into OUT."""
+    from ..advice import DEFAULT_MAX_QUESTION_POSITIONS
     from ..tables import DEFAULT_CHUNK_SIZE, run_tables
 
+    if max_question_positions is not None and max_question_positions < 0:
+        raise click.UsageError(
+            "--max-question-positions must be 0 (no limit) or a positive number, "
+            f"got {max_question_positions}"
+        )
+    question_cap: int | None = DEFAULT_MAX_QUESTION_POSITIONS
+    if max_question_positions is not None:
+        question_cap = max_question_positions or None
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
     options = play_options(play, worlds, prior)
     parts = [
@@ -125,7 +135,7 @@ def table(
         threads=threads,
         progress=not quiet,
         command=command,
-        max_question_positions=max_question_positions,
+        max_question_positions=question_cap,
         reuse=reuse,
         play_model=play.lower(),
         play_options=options,
