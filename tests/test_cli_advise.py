@@ -170,7 +170,8 @@ def test_position_cap(capsys):
     from solo_analysis.advice import DEFAULT_MAX_POSITIONS
 
     # thirteen spades, Solo with hearts trumps: 0 of the first 64 deals make, an interval wider
-    # than +-2 points (128 deals reach it, 1,680 positions); a cap of 500 positions stops it at 64
+    # than +-2 points (128 deals reach it, 1,680 positions); a cap of 500 positions stops the
+    # first batch after two chunks of 16 deals, when the pace says a third would not fit
     argv = [
         "advise",
         SPADES,
@@ -186,8 +187,10 @@ def test_position_cap(capsys):
         "500",
     ]
     code, out, _ = run(argv, capsys)
-    assert code == 0 and "deals: 64 (seed 5)" in out
+    assert code == 0 and "deals: 32 (seed 5)" in out
     assert "the cap of 500 search positions came first (--max-positions 0: no cap)" in out
+    code, out, _ = run([*argv, "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["positions"] <= 500
     code, out, _ = run(argv[:-1] + ["0", "--format", "json"], capsys)
     doc = json.loads(out)
     assert (
