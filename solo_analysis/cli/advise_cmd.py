@@ -19,7 +19,7 @@ import numpy as np
 
 from ..report.text import advice_text
 from ._console import COMPILE_NOTICE, needs_compiling, stderr_is_terminal
-from ._options import play_options
+from ._options import play_options, question_budget
 
 # --- progress on stderr -----------------------------------------------------------------------
 
@@ -328,7 +328,6 @@ def advise(
     """Evaluate every contract for HAND (e.g. AKJ94.K83.Q72.65) and recommend a bid."""
     from ..advice import (
         DEFAULT_MAX_POSITIONS,
-        DEFAULT_MAX_QUESTION_POSITIONS,
         DEFAULT_MAX_SAMPLES,
         DEFAULT_TOLERANCE,
     )
@@ -349,14 +348,7 @@ def advise(
         raise click.UsageError(f"--max-seconds must be a positive number, got {max_seconds:g}")
     if plot_path is not None:
         _check_plot_path(plot_path)
-    if max_question_positions is not None and max_question_positions < 0:
-        raise click.UsageError(
-            "--max-question-positions must be 0 (no limit) or a positive number, "
-            f"got {max_question_positions}"
-        )
-    question_cap: int | None = DEFAULT_MAX_QUESTION_POSITIONS
-    if max_question_positions is not None:
-        question_cap = max_question_positions or None
+    question_cap = question_budget(max_question_positions)
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
     options = play_options(play, worlds, prior, compare_play)
     line = None

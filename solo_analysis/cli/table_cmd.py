@@ -6,7 +6,7 @@ import shlex
 
 import click
 
-from ._options import play_options
+from ._options import play_options, question_budget
 
 
 @click.command("table", short_help="Bidding-odds tables from random deals (resumable).")
@@ -81,17 +81,9 @@ def table(
     quiet: bool,
 ) -> None:
     """Solve DEALS random deals for every seat and contract; write odds tables into OUT."""
-    from ..advice import DEFAULT_MAX_QUESTION_POSITIONS
     from ..tables import DEFAULT_CHUNK_SIZE, run_tables
 
-    if max_question_positions is not None and max_question_positions < 0:
-        raise click.UsageError(
-            "--max-question-positions must be 0 (no limit) or a positive number, "
-            f"got {max_question_positions}"
-        )
-    question_cap: int | None = DEFAULT_MAX_QUESTION_POSITIONS
-    if max_question_positions is not None:
-        question_cap = max_question_positions or None
+    question_cap = question_budget(max_question_positions)
     names = None if contracts is None else [c for c in contracts.split(",") if c.strip()]
     options = play_options(play, worlds, prior)
     parts = [
