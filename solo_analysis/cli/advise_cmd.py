@@ -361,51 +361,28 @@ def advise(
             tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
             max_positions=positions_cap,
         )
+    common: dict[str, Any] = {
+        "seat": seat,
+        "turnup": turnup,
+        "rules": rules_spec,
+        "samples": samples,
+        "seed": seed,
+        "over": over,
+        "tolerance": DEFAULT_TOLERANCE if tolerance is None else tolerance,
+        "max_samples": DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
+        "exact": True if exact else None,
+        "max_question_positions": question_cap,
+        "control_variates": control_variates,
+        "max_seconds": max_seconds,
+        "max_positions": positions_cap,
+        "contracts": names,
+    }
     if compare_play:
-        _compare(
-            hand,
-            play.lower(),
-            options,
-            fmt.lower(),
-            quiet,
-            plot_path,
-            line,
-            seat=seat,
-            turnup=turnup,
-            rules=rules_spec,
-            samples=samples,
-            seed=seed,
-            over=over,
-            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
-            max_samples=DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
-            exact=True if exact else None,
-            max_question_positions=question_cap,
-            control_variates=control_variates,
-            max_seconds=max_seconds,
-            max_positions=positions_cap,
-            contracts=names,
-        )
+        _compare(hand, play.lower(), options, fmt.lower(), quiet, plot_path, line, **common)
         return
     try:
         advice = run_advise(
-            hand,
-            seat=seat,
-            turnup=turnup,
-            rules=rules_spec,
-            samples=samples,
-            seed=seed,
-            over=over,
-            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
-            max_samples=DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
-            exact=True if exact else None,
-            play_model=play.lower(),
-            play_options=options,
-            max_question_positions=question_cap,
-            control_variates=control_variates,
-            max_seconds=max_seconds,
-            max_positions=positions_cap,
-            contracts=names,
-            progress=line,
+            hand, play_model=play.lower(), play_options=options, progress=line, **common
         )
     except KeyboardInterrupt as exc:
         # the advice from the deals solved before the interrupt (stopped: "interrupted"), if any
