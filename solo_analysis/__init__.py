@@ -7,7 +7,7 @@ Layout (data flows one way: nothing imports from a layer above it; ``tests/test_
 checks it)::
 
     errors -> cards, hand, deal (notation) -> rules (contracts, settlement)
-           -> sampler -> solver -> play (play models) -> stats (intervals, control variates)
+           -> bidding (auction, hand features, bidding policy) -> sampler -> solver -> play (play models) -> stats (intervals, control variates)
            -> report (text, HTML, charts) -> advice, tables -> cli
 """
 
@@ -30,6 +30,8 @@ _LAZY: dict[str, str] = {
     "Contract": "rules",
     "load_rules": "rules",
     "PRESETS": "rules",
+    # bidding
+    "Auction": "bidding",
     # solver
     "solve": "solver",
     "solve_batch": "solver",

@@ -14,6 +14,7 @@ from typing import Any
 
 __all__ = [
     "AdviceError",
+    "AuctionError",
     "CardCountError",
     "CardError",
     "ConstraintError",
@@ -24,6 +25,7 @@ __all__ = [
     "Interrupted",
     "PlayModelError",
     "PlotError",
+    "PolicyError",
     "RuleSetError",
     "SamplingError",
     "SeatError",
@@ -106,6 +108,14 @@ class PlayModelError(SoloAnalysisError):
 
 class AdviceError(SoloAnalysisError):
     """A bad advice request: tolerance, sample counts, caps, or a hand/turn-up mismatch."""
+
+
+class AuctionError(SoloAnalysisError):
+    """An auction that cannot be: a call out of turn, one the rules forbid, an unknown call."""
+
+
+class PolicyError(SoloAnalysisError):
+    """A bidding policy that cannot be read, or an auction its deals are too rare to sample."""
 
 
 class Interrupted(KeyboardInterrupt):

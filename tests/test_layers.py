@@ -29,6 +29,7 @@ LAYERS: list[set[str]] = [
     {"hand"},
     {"deal"},
     {"rules"},
+    {"bidding"},
     {"sampler"},
     {"solver"},
     {"play"},

@@ -6,12 +6,14 @@ import signal
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from ..bidding.policy import BiddingPolicy
 from ..cards import play_seat_str
-from ..errors import Interrupted
+from ..errors import ConstraintError, Interrupted, PolicyError
 from ..hand import Hand
 from ..play import PlayModel
 from ..play.questions import build_rows
 from ..rules import RuleSet
+from .passing import value_of_passing
 from .request import (
     DEFAULT_MAX_POSITIONS,
     DEFAULT_MAX_QUESTION_POSITIONS,
@@ -47,6 +49,9 @@ def advise(
     control_variates: bool = True,
     max_seconds: float | None = None,
     max_positions: int | None = DEFAULT_MAX_POSITIONS,
+    auction: Any = None,
+    policy: BiddingPolicy | str | None = None,
+    auction_evidence: bool = True,
 ) -> Advice:
     """Evaluate every contract of the rule set for one hand and recommend a bid.
 
@@ -127,6 +132,22 @@ def advise(
         :attr:`Advice.stopped` is then ``"max_positions"``.  Positions do not depend on the
         machine or the threads, so such a run repeats exactly from its seed.  ``None``: no cap
         (the tolerance or ``max_samples`` ends the run).  Ignored with ``samples``.
+    auction : str or sequence of (seat, call), optional
+        The calls so far, e.g. ``"eldest:prop second:pass"`` or ``[("eldest", "prop"),
+        ("second", "pass")]`` (:class:`~solo_analysis.bidding.Auction`); ``seat`` must be the
+        next to call.  Only the calls the rules allow now are evaluated and recommended: higher
+        contracts, Cop (Prop and Cop with the proposer as partner) where an open Prop may be
+        accepted, and pass, whose value :attr:`Advice.passing` measures (the rest of the
+        auction played by the policy).  ``[]``: the first call of the hand.  Not with ``over``.
+    policy : str or BiddingPolicy, optional
+        The bidding policy the other players' calls are read with: ``None`` or ``"default"``
+        (:func:`~solo_analysis.bidding.policy.default_policy`), the path of a policy file, or
+        a :class:`~solo_analysis.bidding.policy.BiddingPolicy`.
+    auction_evidence : bool, default True
+        Condition the deals on the other players' calls: every deal is one on which the
+        policy, given each other seat's hand, makes the calls that were made
+        (:attr:`Advice.acceptance` is the share of drawn deals kept).  ``False``: the auction
+        only says which calls are legal.
 
     Returns
     -------
@@ -144,6 +165,13 @@ def advise(
         An unknown rule set.
     ContractError
         An unknown ``over`` contract or contract name.
+    AuctionError
+        An auction with a call out of turn, an unknown or illegal call, one that is over, or
+        whose next caller is not ``seat``.
+    PolicyError
+        A policy file that cannot be read, or an auction (with the constraints) whose deals
+        are too rare under the policy to sample (fewer than ``AUCTION_MIN_ACCEPTANCE`` of
+        the deals drawn).
     PlayModelError
         An unknown play model or option, or a model that cannot count tricks asked for them
         (``exact=True``, or a rule set paying by the trick).
@@ -177,11 +205,26 @@ def advise(
         control_variates=control_variates,
         max_seconds=max_seconds,
         max_positions=max_positions,
+        auction=auction,
+        policy=policy,
+        auction_evidence=auction_evidence,
     )
-    rows = build_rows(request.rules, request.seat, request.turnup_suit, request.only)
+    rows = build_rows(
+        request.rules, request.seat, request.turnup_suit, request.only, request.cop_partner
+    )
     sampling = Sampling(request, rows, progress)
     try:
         outcome = sampling.run()
+    except ConstraintError as exc:
+        if not request.evidence:
+            raise
+        assert request.auction is not None and request.policy is not None
+        raise PolicyError(
+            f"the deals that agree with the auction {request.auction.describe()!r} under "
+            f"policy {request.policy.name!r} are too rare to sample ({exc}); "
+            "auction_evidence=False (--no-auction-evidence) uses the auction for the legal "
+            "calls only"
+        ) from None
     except KeyboardInterrupt as exc:
         signum = getattr(exc, "signum", signal.SIGINT)
         partial = _partial_advice(request, sampling)
@@ -208,9 +251,19 @@ def _advice(request: Request, sampling: Sampling, outcome: Outcome) -> Advice:
     table, distribution, payoffs, outcomes = summarise(
         rows, request.rules, request.seat, request.over, model.name, sampling.controls
     )
+    if request.cop_partner is not None:  # Prop and Cop here is accepting the proposer's Prop
+        cop = table["contract"] == "prop"
+        table.loc[cop, "title"] = f"Cop (with {play_seat_str(request.cop_partner)})"
     ranges = {i: (float(r.values.min()), float(r.values.max())) for i, r in enumerate(rows)}
     rec, runner, close, margin = recommend(table, payoffs, ranges, sampling.controls)
     adaptive = request.samples is None
+    call = "pass" if rec is None else str(rec["contract"])
+    if rec is not None and request.cop_partner is not None and rec["contract"] == "prop":
+        call = "cop"
+    passing = None
+    auction = request.auction
+    if auction is not None and outcome.stopped != "interrupted":
+        passing = value_of_passing(request)
     return Advice(
         hand=request.hand,
         seat=play_seat_str(request.seat),
@@ -222,7 +275,7 @@ def _advice(request: Request, sampling: Sampling, outcome: Outcome) -> Advice:
         play_note=model.note,
         table=table,
         distribution=distribution,
-        recommendation="pass" if rec is None else str(rec["contract"]),
+        recommendation=call,
         recommended=rec,
         runner_up=runner,
         close_call=close,
@@ -240,4 +293,9 @@ def _advice(request: Request, sampling: Sampling, outcome: Outcome) -> Advice:
         max_positions=(
             request.stopping.max_positions if adaptive and sampling.counts_positions else None
         ),
+        auction=None if auction is None else auction.describe(),
+        legal_calls=None if auction is None else tuple(auction.legal_calls()),
+        policy=None if request.policy is None else request.policy.name,
+        acceptance=sampling.sampler.acceptance_rate if request.evidence else None,
+        passing=passing,
     )

@@ -7,6 +7,7 @@ works on a :class:`Request` only.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import secrets
@@ -14,8 +15,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import card_code, parse_seat
-from ..errors import AdviceError, CardCountError, PlayModelError, TurnupError
+import numpy as np
+
+from ..bidding import COP, PASS, Auction
+from ..bidding.policy import BiddingPolicy, FittedPolicy, auction_predicate, default_policy
+from ..cards import card_code, parse_seat, play_seat_str
+from ..errors import AdviceError, AuctionError, CardCountError, PlayModelError, TurnupError
 from ..hand import Hand, parse_hand
 from ..play import PlayModel, make_play_model
 from ..play.questions import pays_by_the_trick
@@ -23,6 +28,7 @@ from ..rules import Contract, RuleSet, load_rules
 from ..sampler import Constraints, check_seed
 
 __all__ = [
+    "AUCTION_MIN_ACCEPTANCE",
     "DEFAULT_MAX_POSITIONS",
     "DEFAULT_MAX_QUESTION_POSITIONS",
     "DEFAULT_MAX_SAMPLES",
@@ -47,6 +53,9 @@ DEFAULT_MAX_POSITIONS: int = 60_000_000
 #: in memory for the intervals, about 1.2 kB a deal at the peak with every contract (measured:
 #: 300,000 deals 0.23 GB more than 100,000), and a million deals take the solver hours
 MAX_SAMPLES: int = 1_000_000
+#: the share of drawn deals below which the deals that agree with an auction are too rare to
+#: sample (checked once a million candidates have been drawn)
+AUCTION_MIN_ACCEPTANCE: float = 1e-4
 
 
 def _check_int(value: Any, what: str, low: int) -> int:
@@ -109,6 +118,12 @@ class Request:
     constraints: Constraints
     stopping: Stopping
     model: PlayModel
+    auction: Auction | None = None
+    policy: BiddingPolicy | None = None
+    #: whether the deals are conditioned on the other seats' calls
+    evidence: bool = False
+    #: the proposer of the open Prop the seat may accept (Cop), else None
+    cop_partner: int | None = None
 
     @property
     def turnup_suit(self) -> int | None:
@@ -137,6 +152,9 @@ class Request:
         control_variates: bool,
         max_seconds: float | None,
         max_positions: int | None,
+        auction: Any = None,
+        policy: BiddingPolicy | str | None = None,
+        auction_evidence: bool = True,
     ) -> Request:
         """Check and parse the arguments of :func:`~solo_analysis.advice.advise`.
 
@@ -169,6 +187,30 @@ class Request:
             if not names:
                 raise AdviceError("contracts must name at least one contract")
             only = frozenset(rule_set.contract(name).name for name in names)
+        the_auction = None
+        cop_partner = None
+        if auction is not None:
+            if over is not None:
+                raise AdviceError(
+                    "give over or auction, not both (the auction says the bid so far)"
+                )
+            the_auction = _auction_for(rule_set, auction, the_seat)
+            legal = the_auction.legal_calls()
+            bids = {name for name in legal if name not in (PASS, COP)}
+            if COP in legal:
+                bids.add("prop")
+                cop_partner = the_auction.proposer
+            chosen = bids if only is None else bids & only
+            if not chosen:
+                raise AuctionError(
+                    f"none of the contracts asked for is a legal call after "
+                    f"{the_auction.describe()!r}: {play_seat_str(the_seat)} may call "
+                    f"{', '.join(legal)}"
+                )
+            only = frozenset(chosen)
+        the_policy = _policy(policy) if the_auction is not None else None
+        if auction_evidence not in (True, False):
+            raise AdviceError(f"auction_evidence must be True or False, got {auction_evidence!r}")
         if samples is not None:
             samples = _check_samples(samples, "samples")
         max_samples = _check_samples(max_samples, "max_samples")
@@ -218,6 +260,17 @@ class Request:
                     f"play model {model.name!r} answers whether contracts make, not trick "
                     f"counts ({why}): use the double-dummy model, or contracts paid made or failed"
                 )
+        the_constraints = Constraints.coerce(constraints)
+        evidence = bool(
+            the_auction is not None
+            and auction_evidence
+            and any(call.seat != the_seat for call in the_auction.calls)
+        )
+        if evidence:
+            assert the_auction is not None and the_policy is not None
+            the_constraints = _condition(
+                the_constraints, the_policy, the_auction, the_seat, turnup_code
+            )
         return cls(
             rules=rule_set,
             hand=the_hand,
@@ -229,7 +282,68 @@ class Request:
             seed=the_seed,
             exact=exact,
             control_variates=bool(control_variates),
-            constraints=Constraints.coerce(constraints),
+            constraints=the_constraints,
             stopping=Stopping(float(tolerance), max_samples, max_seconds, max_positions),
             model=model,
+            auction=the_auction,
+            policy=the_policy,
+            evidence=evidence,
+            cop_partner=cop_partner,
         )
+
+
+def _auction_for(rules: RuleSet, auction: Any, seat: int) -> Auction:
+    """The auction so far, checked to leave ``seat`` the next to call."""
+    the_auction = Auction(rules, auction)
+    if the_auction.over:
+        contract, side = the_auction.result()
+        end = (
+            "the hand is thrown in"
+            if contract is None
+            else f"{contract.name} by {' and '.join(play_seat_str(s) for s in side)}"
+        )
+        raise AuctionError(
+            f"the auction {the_auction.describe()!r} is over ({end}): there is no call to advise"
+        )
+    if the_auction.next_seat != seat:
+        assert the_auction.next_seat is not None
+        raise AuctionError(
+            f"{play_seat_str(seat)} is not the next to call after {the_auction.describe()!r}: "
+            f"{play_seat_str(the_auction.next_seat)} is"
+        )
+    return the_auction
+
+
+def _policy(policy: BiddingPolicy | str | None) -> BiddingPolicy:
+    """The bidding policy: the default, one read from a file, or one given."""
+    if policy is None or policy == "default":
+        return default_policy()
+    if isinstance(policy, str):
+        return FittedPolicy.from_file(policy)
+    if not isinstance(policy, BiddingPolicy):
+        raise AdviceError(
+            f"policy must be 'default', a policy file or a BiddingPolicy, got {policy!r}"
+        )
+    return policy
+
+
+def _condition(
+    constraints: Constraints,
+    policy: BiddingPolicy,
+    auction: Auction,
+    seat: int,
+    turnup: int | None,
+) -> Constraints:
+    """``constraints`` and the auction: the deals on which the others' calls are the policy's."""
+    users = constraints.predicate
+    calls = auction_predicate(policy, auction, seat, turnup)
+
+    def agrees(deals: np.ndarray) -> np.ndarray:
+        keep = calls(deals)
+        if users is not None and keep.any():
+            idx = np.flatnonzero(keep)
+            keep[idx] = np.asarray(users(deals[idx]), dtype=bool)
+        return keep
+
+    floor = max(constraints.min_acceptance, AUCTION_MIN_ACCEPTANCE)
+    return dataclasses.replace(constraints, predicate=agrees, min_acceptance=floor)

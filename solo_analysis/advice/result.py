@@ -26,6 +26,8 @@ from ..rules import RuleSet
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from .passing import PassValue
+
 __all__ = ["JSON_COLUMNS", "Advice"]
 
 JSON_COLUMNS = (
@@ -149,6 +151,22 @@ class Advice:
         on, in the deals' order (1.0 / 0.0; NaN where the play model gave up; for an ``any``
         row the share of the partners with whom it made).  Two advices of the same hand and
         seed share their deals, so these pair them (:func:`~solo_analysis.advice.compare_play`).
+    auction : str or None
+        The calls before the player's (``advise(..., auction=...)``; ``None`` if none was given,
+        ``""`` for the first call of the hand).
+    legal_calls : tuple of str or None
+        The calls the player may make now (``"pass"``, ``"cop"``, contracts): the only ones
+        evaluated.  :attr:`recommendation` is ``"cop"`` when accepting the open Prop is best.
+    policy : str or None
+        The bidding policy that read the other calls and plays the rest of the auction.
+    acceptance : float or None
+        The share of the drawn deals that agree with the other players' calls under the policy
+        (``None`` when the deals were not conditioned on the auction).
+    passing : PassValue or None
+        What passing is worth now (:mod:`solo_analysis.advice.passing`): the chance the hand is
+        thrown in, the final contracts, the expected units with their interval.  The
+        recommendation itself weighs passing as 0, the result of a hand nobody plays, and shows
+        this value beside it.
 
     Notes
     -----
@@ -184,6 +202,11 @@ class Advice:
     positions: int | None = None
     max_positions: int | None = None
     outcomes: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    auction: str | None = None
+    legal_calls: tuple[str, ...] | None = None
+    policy: str | None = None
+    acceptance: float | None = None
+    passing: PassValue | None = field(default=None, repr=False)
 
     # -- text -------------------------------------------------------------------------------
 
@@ -215,6 +238,8 @@ class Advice:
         """
         if self.recommended is None:
             return "pass"
+        if self.recommendation == "cop":
+            return f"cop (Prop and Cop with {self.recommended['partner']})"
         return self._bid(self.recommended)
 
     def _bid(self, row: pd.Series) -> str:
@@ -228,6 +253,12 @@ class Advice:
     def summary(self) -> str:
         """One line, e.g. ``"Bid Misère: 71% (68–74%), +3.8 units; Solo is second at +1.2"``."""
         line = self._summary()
+        if self.passing is not None:
+            p = self.passing
+            line += (
+                f"; passing is worth {signed_units(p.ev_units)} "
+                f"({signed_units(p.ev_low)} to {signed_units(p.ev_high)}) under the policy"
+            )
         if self.unresolved:
             line += (
                 f"; {self.unresolved} of {self.samples} deals unsolved, "
@@ -247,8 +278,13 @@ class Advice:
             if self.close_call and top is not None:
                 line += "; close call"
             return line
+        said = (
+            f"Call {self.recommended_bid}"
+            if self.recommendation == "cop"
+            else f"Bid {self._label(best)}"
+        )
         line = (
-            f"Bid {self._label(best)}: {percent(best['p_make'])} "
+            f"{said}: {percent(best['p_make'])} "
             f"({percent(best['ci_low'])}–{percent(best['ci_high'])}), "
             f"{signed_units(best['ev_units'])} units"
         )
@@ -320,6 +356,7 @@ class Advice:
             }
         )
         rec["margin"] = [_plain(float(x)) for x in self.margin]
+        rec["call"] = self.recommendation  # "cop" where the contract is an accepted Prop
         rec["summary"] = self.summary()
         return {
             "hand": str(self.hand),
@@ -344,6 +381,28 @@ class Advice:
             "max_positions": None if self.max_positions is None else int(self.max_positions),
             "contracts": contracts,
             "recommendation": rec,
+            "auction": self.auction,
+            "legal_calls": None if self.legal_calls is None else list(self.legal_calls),
+            "policy": self.policy,
+            "acceptance": _plain(self.acceptance),
+            "passing": None if self.passing is None else self._passing_dict(),
+        }
+
+    def _passing_dict(self) -> dict[str, Any]:
+        p = self.passing
+        assert p is not None
+        return {
+            "deals": p.deals,
+            "ev_units": _plain(p.ev_units),
+            "ev_low": _plain(p.ev_low),
+            "ev_high": _plain(p.ev_high),
+            "thrown_in": _plain(p.thrown_in),
+            "thrown_in_low": _plain(p.thrown_in_low),
+            "thrown_in_high": _plain(p.thrown_in_high),
+            "unresolved": p.unresolved,
+            "outcomes": [
+                {k: _plain(v) for k, v in rec.items()} for rec in p.outcomes.to_dict("records")
+            ],
         }
 
     def to_json(self, indent: int | None = 2) -> str:

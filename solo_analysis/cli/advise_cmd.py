@@ -233,6 +233,28 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
     "--over", default=None, help="The highest bid so far: only higher contracts are advised."
 )
 @click.option(
+    "--auction",
+    default=None,
+    metavar="CALLS",
+    help='The calls before yours, e.g. "eldest:prop second:pass" ("" for the first call): '
+    "only your legal calls are advised, the deals agree with the others' calls, and passing "
+    "is valued.",
+)
+@click.option(
+    "--policy",
+    default=None,
+    metavar="FILE",
+    help="With --auction: the bidding policy that reads the others' calls (default: the one "
+    "fitted on the odds tables).",
+)
+@click.option(
+    "--auction-evidence/--no-auction-evidence",
+    default=True,
+    show_default=True,
+    help="With --auction: condition the deals on the other players' calls; off: the auction "
+    "only says which calls are legal.",
+)
+@click.option(
     "--contracts", default=None, help="Comma-separated contracts to evaluate (default: all)."
 )
 @click.option("--exact", is_flag=True, default=False, help="Count tricks on every row (slower).")
@@ -313,6 +335,9 @@ def advise(
     max_positions: int | None,
     seed: int | None,
     over: str | None,
+    auction: str | None,
+    policy: str | None,
+    auction_evidence: bool,
     contracts: str | None,
     exact: bool,
     play: str,
@@ -368,6 +393,9 @@ def advise(
         "samples": samples,
         "seed": seed,
         "over": over,
+        "auction": auction,
+        "policy": policy,
+        "auction_evidence": auction_evidence,
         "tolerance": DEFAULT_TOLERANCE if tolerance is None else tolerance,
         "max_samples": DEFAULT_MAX_SAMPLES if max_samples is None else max_samples,
         "exact": True if exact else None,

@@ -94,12 +94,17 @@ def denominations(contract: Contract, turnup_suit: int | None) -> list[int]:
 
 
 def build_rows(
-    rules: RuleSet, seat: int, turnup_suit: int | None, only: frozenset[str] | None = None
+    rules: RuleSet,
+    seat: int,
+    turnup_suit: int | None,
+    only: frozenset[str] | None = None,
+    partner: int | None = None,
 ) -> list[Row]:
     """The rows of ``seat`` (play order) for every contract of ``rules`` (or those in ``only``).
 
     One fixed row per partner seat and denomination, plus, where there are several, a derived
-    row (``"best"`` for a declarer's choice of trumps, ``"any"`` for Prop-Cop partners).
+    row (``"best"`` for a declarer's choice of trumps, ``"any"`` for Prop-Cop partners).  With
+    ``partner`` (accepting that seat's Prop), Prop and Cop has that partner's rows only.
     """
     rows: list[Row] = []
     tricks = np.arange(14)
@@ -111,18 +116,18 @@ def build_rows(
         leader = seat if c.leader == "declarer" else 0
         start = len(rows)
         if c.partnership:
-            for partner in range(4):
-                if partner == seat:
+            for other in range(4):
+                if other == seat or (partner is not None and other != partner):
                     continue
-                pair = tuple(sorted((seat, partner)))
+                pair = tuple(sorted((seat, other)))
                 for trump in denominations(c, turnup_suit):
-                    rows.append(Row(c, trump, partner, "fixed", pair, leader, binary, values))
+                    rows.append(Row(c, trump, other, "fixed", pair, leader, binary, values))
         else:
             for trump in denominations(c, turnup_suit):
                 rows.append(Row(c, trump, None, "fixed", (seat,), leader, binary, values))
         n_fixed = len(rows) - start
         if n_fixed > 1:
-            derived = "any" if c.partnership else "best"
+            derived = "any" if c.partnership and partner is None else "best"
             base = rows[start]
             rows.append(
                 Row(

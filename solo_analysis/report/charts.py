@@ -153,6 +153,15 @@ def _footer(advice: AdviceView, table: pd.DataFrame) -> str:
             f", {advice.unresolved} of them unsolved for some rows{within} "
             "(their intervals cover both outcomes)"
         )
+    passing = advice.passing
+    if passing is not None:
+        line += (
+            f"; passing: {passing.ev_units:+.1f} units ({passing.ev_low:+.1f} to "
+            f"{passing.ev_high:+.1f}), thrown in {100 * passing.thrown_in:.0f}% "
+            f"(policy {advice.policy}, {passing.deals} deals)"
+        )
+    if advice.acceptance is not None:
+        line += f"; deals agree with the calls: {100 * advice.acceptance:.1f}% of those drawn"
     return f"{line}; {_interval_note(table)}\n{advice.play_note}"
 
 

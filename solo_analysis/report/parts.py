@@ -10,7 +10,7 @@ import pandas as pd
 from ..cards import SUIT_SYMBOLS, card_str, trump_symbol
 from .view import AdviceView
 
-__all__ = ["finite", "heading", "row_labels", "whiskers"]
+__all__ = ["calls_text", "finite", "heading", "row_labels", "whiskers"]
 
 
 def row_labels(table: pd.DataFrame) -> list[str]:
@@ -43,7 +43,18 @@ def heading(advice: AdviceView) -> str:
         else f"turn-up {card_str(advice.turnup, symbols=True)}"
     )
     over = f", over {advice.over}" if advice.over else ""
+    auction = advice.auction
+    if auction is not None:
+        over += f"\nafter {auction or 'no calls'}; calls open: {calls_text(advice.legal_calls)}"
     return f"{hand}    {advice.seat}, {turnup}, {advice.rules.name} rules{over}"
+
+
+def calls_text(calls: tuple[str, ...] | None) -> str:
+    """The calls open to a player, short: ``"pass, cop, solo ... declared"`` for a long list."""
+    calls = calls or ()
+    if len(calls) <= 4:
+        return ", ".join(calls)
+    return f"{', '.join(calls[:3])} ... {calls[-1]}"
 
 
 def finite(values: Any) -> np.ndarray:

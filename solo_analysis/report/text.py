@@ -133,6 +133,7 @@ def advice_text(advice: AdviceView) -> str:
         f"seat: {advice.seat}   turn-up: {turnup}   rules: {advice.rules.name}"
         + (f"   over: {advice.over}" if advice.over else ""),
         _deals_line(advice),
+        *_auction_lines(advice),
         "",
     ]
     best_row = None if advice.recommended is None else int(advice.recommended["row"])
@@ -177,8 +178,42 @@ def advice_text(advice: AdviceView) -> str:
     lines.append(advice.summary())
     if advice.over:
         lines.append(f"x: not above the bid so far ({advice.over})")
+    lines.extend(_passing_lines(advice))
     lines.append(f"note: {advice.play_note}")
     return "\n".join(lines)
+
+
+def _auction_lines(advice: AdviceView) -> list[str]:
+    """The auction so far, the calls open to the player and how the deals were conditioned."""
+    if advice.auction is None:
+        return []
+    calls = advice.legal_calls or ()
+    lines = [
+        f"auction: {advice.auction or '(first call)'}   your calls: {', '.join(calls)}",
+    ]
+    if advice.acceptance is not None:
+        lines.append(
+            f"deals agree with the others' calls under policy {advice.policy}: "
+            f"{percent(advice.acceptance)} of the deals drawn"
+        )
+    return lines
+
+
+def _passing_lines(advice: AdviceView) -> list[str]:
+    """What passing is worth: the rest of the auction played by the policy."""
+    p = advice.passing
+    if p is None:
+        return []
+    shown = []
+    for rec in p.outcomes.head(4).to_dict("records"):
+        who = "" if rec["declarer"] == "-" else f" by {rec['declarer']}"
+        shown.append(f"{rec['contract']}{who} {percent(rec['share'])}")
+    return [
+        f"if you pass ({p.deals} deals, policy {advice.policy}): "
+        f"{signed_units(p.ev_units)} units ({signed_units(p.ev_low)} .. "
+        f"{signed_units(p.ev_high)}); " + ", ".join(shown),
+        "pass is compared at 0 (the hand unplayed) in the recommendation",
+    ]
 
 
 def _signed_points(d: float) -> str:

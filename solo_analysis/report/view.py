@@ -7,7 +7,7 @@ nothing from the advice's own modules, and an object from elsewhere with the sam
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import pandas as pd
 
@@ -99,6 +99,26 @@ class AdviceView(Protocol):
     @property
     def max_positions(self) -> int | None:
         """The cap on the search positions of the run (``None``: none)."""
+
+    @property
+    def auction(self) -> str | None:
+        """The calls before the player's (``None``: no auction given)."""
+
+    @property
+    def legal_calls(self) -> tuple[str, ...] | None:
+        """The calls the player may make now (``None``: no auction given)."""
+
+    @property
+    def policy(self) -> str | None:
+        """The bidding policy's name (``None``: no auction given)."""
+
+    @property
+    def acceptance(self) -> float | None:
+        """The share of drawn deals that agree with the others' calls (``None``: unconditioned)."""
+
+    @property
+    def passing(self) -> Any:
+        """What passing is worth (an ``advice.passing.PassValue``; ``None``: no auction)."""
 
     def summary(self) -> str:
         """The recommendation in one line."""

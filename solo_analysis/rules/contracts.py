@@ -21,6 +21,7 @@ from ..errors import ContractError
 __all__ = [
     "ABUNDANCE_TRUMPS",
     "ALIASES",
+    "AUCTIONS",
     "CATALOGUE",
     "CONTRACT_NAMES",
     "DECLARED_TRUMPS",
@@ -54,6 +55,7 @@ TRUMP_RULES = ("turnup", "none", "declarer", "declarer-new", "declarer-or-none")
 LEADERS = ("eldest", "declarer")  # who leads to the first trick
 PROP_STYLES = ("pairwise", "per-player")
 OVERTRICK_SCHEMES = ("none", "flat", "excess")
+AUCTIONS = ("classic", "french")  # bidding procedures (see solo_analysis.bidding.auction)
 ABUNDANCE_TRUMPS = ("declarer-new", "declarer", "declarer-or-none")
 DECLARED_TRUMPS = ("declarer", "none", "declarer-or-none")
 

@@ -25,6 +25,7 @@ from ..cards import SEATS, parse_seat, seat_str
 from ..errors import ContractError, RuleSetError, SeatError
 from .contracts import (
     ABUNDANCE_TRUMPS,
+    AUCTIONS,
     CATALOGUE,
     CONTRACT_NAMES,
     DECLARED_TRUMPS,
@@ -117,6 +118,10 @@ class RuleSet:
         ``"none"``, ``"flat"`` or ``"excess"``.
     solo_base : float or None
         If set, units are scaled so that Solo is worth this much per defender.
+    auction : str
+        The bidding procedure: ``"classic"`` (the guide's: round and round, passing final, Cop
+        by any later bidder) or ``"french"`` (the French card's two exceptions besides); see
+        :mod:`solo_analysis.bidding.auction`.
     source, description : str
         Free text shown by ``solo-analysis rules``.
     contracts : tuple of Contract
@@ -150,6 +155,7 @@ class RuleSet:
     declared_trump: str = "declarer"
     overtricks: str = "none"
     solo_base: float | None = None
+    auction: str = "classic"
     source: str = ""
     description: str = ""
     contracts: tuple[Contract, ...] = field(init=False, repr=False, compare=False)
@@ -181,6 +187,7 @@ class RuleSet:
             ("abundance_trump", ABUNDANCE_TRUMPS),
             ("declared_trump", DECLARED_TRUMPS),
             ("overtricks", OVERTRICK_SCHEMES),
+            ("auction", AUCTIONS),
         ):
             value = getattr(self, key)
             if value not in allowed:
@@ -441,7 +448,9 @@ class RuleSet:
             if f.name in ("units", "contracts"):
                 continue
             v = getattr(self, f.name)
-            if v is None:
+            if v is None or (f.name == "auction" and v == "classic"):
+                # the default bidding procedure is left out, so that the rule-set text of a
+                # table run made before the option existed still matches when it resumes
                 continue
             lines.append(f"{f.name} = {value(v)}")
         lines.append("")

@@ -6,8 +6,8 @@ feature tables with 95 % intervals (:mod:`~solo_analysis.tables.summary`) and wr
 resumably (:mod:`~solo_analysis.tables.store`, :mod:`~solo_analysis.tables.run`).
 """
 
+from ..bidding.features import FEATURES, hand_features
 from .evaluate import evaluate_chunk, evaluate_deals, result_columns
-from .features import FEATURES, hand_features
 from .run import DEFAULT_CHUNK_SIZE, TableRun, run_tables
 from .store import load_run
 from .summary import (

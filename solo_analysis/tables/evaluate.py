@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..bidding.features import FEATURES, JACK, hand_features
 from ..cards import PLAY_SEATS, play_seat_str, trump_str
 from ..errors import TableError
 from ..play import PlayModel, make_play_model
@@ -32,7 +33,6 @@ from ..play.questions import Row, build_rows, denominations, solve_rows
 from ..rules import RuleSet, load_rules
 from ..sampler import deals_at, turnup_cards
 from ..solver import Question
-from .features import FEATURES, JACK, hand_features
 
 __all__ = ["evaluate_chunk", "evaluate_deals", "result_columns", "selected_contracts"]
 

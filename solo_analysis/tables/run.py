@@ -36,12 +36,12 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
+from ..bidding.features import FEATURES
 from ..errors import Interrupted, TableError
 from ..play import PlayModel, make_play_model
 from ..rules import RuleSet, load_rules
 from ..sampler import check_seed
 from .evaluate import evaluate_chunk, result_columns, selected_contracts
-from .features import FEATURES
 from .store import (
     check_manifest,
     chunk_done,
