@@ -7,7 +7,8 @@ Layout (data flows one way: nothing imports from a layer above it; ``tests/test_
 checks it)::
 
     errors -> cards, hand, deal (notation) -> rules (contracts, settlement)
-           -> bidding (auction, hand features, bidding policy) -> sampler -> solver -> play (play models) -> stats (intervals, control variates)
+           -> bidding (auction, hand features, bidding policy) -> sampler -> solver
+           -> play (play models) -> stats (intervals, control variates)
            -> report (text, HTML, charts) -> advice, tables -> cli
 """
 

@@ -15,14 +15,17 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from solo_analysis.bidding.policy import POLICY_FEATURES, default_policy, policy_matrix
 from solo_analysis.errors import PlayModelError
 from solo_analysis.play import Pimc, Prior, make_play_model
-from solo_analysis.play._worlds import sample_worlds
-from solo_analysis.play.pimc import playout
-from solo_analysis.sampler import sample_deals
+from solo_analysis.play._worlds import policy_score, sample_worlds
+from solo_analysis.play.pimc import playout, policy_prior
+from solo_analysis.sampler import random_deals, sample_deals
 from solo_analysis.solver import Question, solve_questions
 from solo_analysis.solver._kernels import codes_to_masks
 from solo_analysis.solver.choice import Trick, card_values_batch, legal_cards
+
+NO_WEIGHTS = np.zeros(1 + len(POLICY_FEATURES))  # no bidding-policy condition on a prior
 
 
 def _mask(cards):
@@ -53,7 +56,20 @@ def test_worlds_are_uniform_over_the_deals_the_knowledge_allows():
     n = 6000
     out = np.empty((n, 4), dtype=np.int64)
     got = sample_worlds(
-        np.uint64(7), n, known, np.int64(_mask(pool)), caps, void, -1, np.int64(0), 0, 40, n, out
+        np.uint64(7),
+        n,
+        known,
+        np.int64(_mask(pool)),
+        caps,
+        void,
+        -1,
+        np.int64(0),
+        0,
+        40,
+        NO_WEIGHTS,
+        -1,
+        n,
+        out,
     )
     assert got == n
     assert (out[:, 0] == known[0]).all()
@@ -80,6 +96,8 @@ def test_a_prior_on_the_declarers_hand_is_respected():
         np.int64(0),
         0,
         4,
+        NO_WEIGHTS,
+        -1,
         100_000,
         out,
     )
@@ -158,6 +176,8 @@ def test_a_player_whose_knowledge_fixes_the_cards_plays_a_double_dummy_best_card
         np.int64(0),
         0,
         40,
+        NO_WEIGHTS,
+        -1,
         8,
         out,
     )
@@ -236,9 +256,77 @@ def test_the_compiled_playout_plays_as_the_reference(question):
             turnup=24,
             worlds=6,
             seed=2,
-            prior=model._prior(question.misere),
+            prior=model._prior(question, 1),
             world_positions=300_000,
         )
         assert int(made) == int(got[i])
         spent += positions
     assert model.positions == spent
+
+
+def test_the_compiled_policy_score_is_the_policys_model():
+    deals = random_deals(40, 8)
+    turnups = np.array([int(d[3, 0]) for d in deals])
+    x = policy_matrix(deals, turnups)
+    masks = codes_to_masks(np.ascontiguousarray(deals, dtype=np.int8))
+    for name, coef in default_policy().coefficients.items():
+        w = np.asarray(coef)
+        for i in range(len(deals)):
+            for seat in range(4):
+                want = w[0] + x[i, seat] @ w[1:]
+                got = policy_score(masks[i, seat], w, turnups[i] // 13, seat)
+                assert got == pytest.approx(want, abs=1e-9), (name, i, seat)
+
+
+def test_a_policy_prior_weighs_hands_by_their_make_rate():
+    # the defence at seat 0 knows its hand; seat 1 declared Solo (spades, the turn-up's suit)
+    deals = random_deals(1, 4)
+    masks = codes_to_masks(np.ascontiguousarray(deals, dtype=np.int8))[0]
+    prior = policy_prior(Question(0, 0, (1,), False, 5), 0)
+    assert prior is not None and prior.weights is not None
+    w = prior.vector()
+    known = np.array([masks[0], 0, 0, 0], dtype=np.int64)
+    pool = int(masks[1] | masks[2] | masks[3])
+    caps = np.array([0, 13, 13, 13], dtype=np.int64)
+    void = np.zeros(4, dtype=np.int64)
+    n = 4000
+
+    def draw(seat: int) -> np.ndarray:
+        out = np.empty((n, 4), dtype=np.int64)
+        got = sample_worlds(
+            np.uint64(5),
+            n,
+            known,
+            np.int64(pool),
+            caps,
+            void,
+            seat,
+            np.int64(0),
+            0,
+            40,
+            w,
+            0,
+            10_000_000,
+            out,
+        )
+        assert got == n
+        return out[:, 1]
+
+    def keep(hand: int) -> float:  # the chance a hand is kept: 1 at p >= 1/2, else 2p
+        return min(1.0, 2.0 / (1.0 + np.exp(-policy_score(hand, w, 0, 1))))
+
+    free = np.array([keep(h) for h in draw(-1)])
+    kept = np.array([keep(h) for h in draw(1)])
+    # the kept worlds are the free ones weighted by their chance: E_kept[k] = E[k^2] / E[k]
+    want = float((free**2).mean() / free.mean())
+    se = float(kept.std() / np.sqrt(n) + free.std() / np.sqrt(n))
+    assert abs(kept.mean() - want) < 5 * se, (kept.mean(), want, se)
+    assert kept.mean() > free.mean() + 5 * se  # the bid moves the worlds toward Solo hands
+    assert policy_prior(Question(0, 0, (1, 3), False, 8), 0) is None  # Prop and Cop: none
+
+
+def test_the_policy_prior_is_a_named_option():
+    model = make_play_model("pimc", options={"prior": "policy"})
+    assert model.options()["prior"] == "policy"
+    misere = Question(4, 0, (2,), True, 0)
+    assert model._prior(misere, 1).weights == default_policy().coefficients["misere"]

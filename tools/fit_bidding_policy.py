@@ -34,8 +34,9 @@ import numpy as np
 import pandas as pd
 
 from solo_analysis.bidding import Auction
-from solo_analysis.bidding.policy import POLICY_FEATURES, FittedPolicy
+from solo_analysis.bidding.policy import POLICY_FEATURES, FittedPolicy, policy_matrix
 from solo_analysis.rules import load_rules
+from solo_analysis.sampler import deals_at, turnup_cards
 
 ROOT = Path(__file__).resolve().parents[1]
 RIDGE = 1.0  # penalty on the standardised weights (not the intercept)
@@ -53,18 +54,20 @@ TARGETS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def design(frame: pd.DataFrame) -> np.ndarray:
-    """The model inputs of each row of a table's ``deals.parquet``."""
-    seat = frame["seat"].astype(str).to_numpy()
-    cols = []
-    for name in POLICY_FEATURES:
-        if name == "is_eldest":
-            cols.append(seat == "eldest")
-        elif name == "is_dealer":
-            cols.append(seat == "dealer")
-        else:
-            cols.append(np.maximum(frame[name].to_numpy(dtype=np.float64), 0))
-    return np.stack(cols, axis=1).astype(np.float64)
+def design(frame: pd.DataFrame, seed: int) -> np.ndarray:
+    """The model inputs of each row of a table's ``deals.parquet``, from the deal's cards.
+
+    Deal ``i`` of a run is ``deals_at(seed, i, 1)`` with its turn-up ``turnup_cards``: the
+    inputs are computed as the policy computes them (:func:`policy_matrix`).
+    """
+    n = int(frame["deal"].max()) + 1
+    x = np.empty((n, 4, len(POLICY_FEATURES)))
+    for start in range(0, n, 20_000):
+        deals = deals_at(seed, start, min(20_000, n - start))
+        x[start : start + deals.shape[0]] = policy_matrix(deals, turnup_cards(seed, start, deals))
+    seats = {"eldest": 0, "second": 1, "third": 2, "dealer": 3}
+    seat = frame["seat"].astype(str).map(seats).to_numpy()
+    return x[frame["deal"].to_numpy(), seat]
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
@@ -144,13 +147,14 @@ def main(argv: list[str] | None = None) -> int:
         key: json.loads((Path(path) / "metadata.json").read_text())
         for key, path in (("dd", args.dd), ("realistic", args.realistic))
     }
+    designs = {key: design(tables[key], meta[key]["seed"]) for key in tables}
     models = {}
     for contract, (source, columns) in TARGETS.items():
         frame = tables[source]
         values = frame[list(columns)].astype("float64")  # NA (own seat, unsolved) -> NaN
         y = values.mean(axis=1, skipna=True).to_numpy()
         ok = ~np.isnan(y) & (frame["unsolved"].fillna("").astype(str).to_numpy() == "")
-        x = design(frame)[ok]
+        x = designs[source][ok]
         y = y[ok]
         held = (frame["deal"].to_numpy()[ok] % HOLDOUT) == 0
         coef = fit_logistic(x[~held], y[~held])
@@ -204,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     frame = tables["dd"]
     held_deals = np.unique(frame["deal"].to_numpy())
     held_deals = held_deals[held_deals % HOLDOUT == 0]
-    rows = frame[frame["deal"].isin(held_deals) & (frame["seat"].astype(str) == "eldest")]
-    x = design(rows)
+    pick = (frame["deal"].isin(held_deals) & (frame["seat"].astype(str) == "eldest")).to_numpy()
+    x = designs["dd"][pick]
     rates = {
         c: (1 / (1 + np.exp(-np.clip(k[0] + x @ np.asarray(k[1:]), -40, 40))))[:, None].repeat(4, 1)
         for c, k in policy.coefficients.items()

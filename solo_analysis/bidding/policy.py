@@ -42,18 +42,20 @@ __all__ = [
     "POLICY_FEATURES",
     "BiddingPolicy",
     "FittedPolicy",
+    "LOW_FEATURES",
     "auction_predicate",
     "consistent",
     "default_policy",
     "finish",
+    "low_features",
     "policy_matrix",
 ]
 
 #: the file of the default policy, inside the package
 DEFAULT_POLICY_FILE = "policy_classic.json"
 
-#: the model's inputs, in order: hand features, then the seat (eldest leads; the dealer holds
-#: the turn-up)
+#: the model's inputs, in order: hand features (:data:`~solo_analysis.bidding.features.FEATURES`
+#: and :data:`LOW_FEATURES`), then the seat (eldest leads; the dealer holds the turn-up)
 POLICY_FEATURES: tuple[str, ...] = (
     "hcp",
     "high_cards",
@@ -68,15 +70,42 @@ POLICY_FEATURES: tuple[str, ...] = (
     "trump_len",
     "trump_honours",
     "trump_top",
+    "twos",
+    "low_three",
+    "mid_cards",
+    "open_suits",
     "is_eldest",
     "is_dealer",
 )
+
+#: the features that read a Misère hand, beyond the odds tables' cuts
+LOW_FEATURES: dict[str, str] = {
+    "twos": "deuces held",
+    "low_three": "cards 4 or lower (2 to 4)",
+    "mid_cards": "cards 7 to 10",
+    "open_suits": "suits held whose lowest card is a 6 or higher (no low card to duck with)",
+}
+
+
+def low_features(deals: np.ndarray) -> dict[str, np.ndarray]:
+    """The :data:`LOW_FEATURES` of every hand, ``int[n, 4]`` each."""
+    d = np.asarray(deals).astype(np.int64)
+    suit, rank = d // 13, d % 13
+    lowest = np.stack(
+        [np.where(suit == u, rank, 13).min(axis=-1) for u in range(4)], axis=-1
+    )  # [n, 4 seats, 4 suits]; 13 for a void
+    return {
+        "twos": (rank == 0).sum(axis=-1),
+        "low_three": (rank <= 2).sum(axis=-1),
+        "mid_cards": ((rank >= 5) & (rank <= 8)).sum(axis=-1),
+        "open_suits": ((lowest >= 4) & (lowest < 13)).sum(axis=-1),
+    }
 
 
 def policy_matrix(deals: np.ndarray, turnups: np.ndarray | None) -> np.ndarray:
     """The model inputs of every hand: ``float64[n, 4, len(POLICY_FEATURES)]``."""
     d = np.asarray(deals)
-    feats = hand_features(d, turnups)
+    feats = hand_features(d, turnups) | low_features(d)
     n = d.shape[0]
     seat = np.broadcast_to(np.arange(4), (n, 4))
     columns = []

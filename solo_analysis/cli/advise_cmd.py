@@ -286,7 +286,7 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
     default=None,
     metavar="NAME",
     help="With --play pimc: what the defence reads into a lone declarer's bid: default, none, "
-    "or misere-hcp4.",
+    "misere-hcp4, or policy (the hand the bidding policy makes the bid with).",
 )
 @click.option(
     "--max-question-positions",

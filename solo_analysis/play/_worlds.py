@@ -15,8 +15,13 @@ place he does not know, ``caps[seat]`` how many of them ``seat`` holds, ``void[s
 ``caps > 0`` (the player's own hand is known).
 
 A world may further have to satisfy a *prior* on one seat's whole hand (the cards it played
-and holds): its high-card points (A 4, K 3, Q 2, J 1) within ``[hcp_lo, hcp_hi]``, as the
-defence's reading of a declarer's bid.  Worlds that fail it are drawn again (up to
+and holds), the defence's reading of a declarer's bid: its high-card points (A 4, K 3, Q 2,
+J 1) within ``[hcp_lo, hcp_hi]``, and a bidding policy's make rate ``p`` of the hand
+(``prior_w``: the intercept and weights of a logistic model over
+``solo_analysis.bidding.policy.POLICY_FEATURES``; all zeros: no condition).  The policy bids at
+``p >= 1/2``: such a hand is always kept, a hand below with chance ``2p``, so each imagined
+hand weighs by its make rate up to the threshold (a hard threshold keeps too few hands to draw
+from: a sound Misère is one hand in thousands).  Worlds that fail are drawn again (up to
 ``tries`` draws in all); the count of worlds accepted is returned.
 """
 
@@ -28,7 +33,7 @@ from numba import njit
 from ..sampler._kernel import below, seed_state
 from ..solver._bits import pop52
 
-__all__ = ["sample_worlds", "world_key"]
+__all__ = ["policy_score", "sample_worlds", "world_key"]
 
 _FACT = np.array([float(np.prod(np.arange(1, k + 1))) for k in range(14)], dtype=np.float64)
 _HCP = np.array([0] * 9 + [1, 2, 3, 4], dtype=np.int64)  # by rank: J 1, Q 2, K 3, A 4
@@ -51,6 +56,102 @@ def _hcp(mask):
     for c in range(52):
         if (mask >> c) & 1:
             total += _HCP[c % 13]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def policy_score(mask, weights, trump_suit, seat):
+    """``weights[0] + weights[1:] . features`` of a whole hand (``POLICY_FEATURES`` order).
+
+    The features are those of ``solo_analysis.bidding.policy.policy_matrix`` (the trump ones 0
+    without a turn-up, ``trump_suit`` -1), ending with whether ``seat`` is eldest, and the
+    dealer.
+    """
+    lengths = np.zeros(4, dtype=np.int64)
+    honours = np.zeros(4, dtype=np.int64)
+    lowest = np.full(4, 13, dtype=np.int64)
+    hcp = 0
+    high = 0
+    low = 0
+    aces = 0
+    kings = 0
+    twos = 0
+    low3 = 0
+    mid = 0
+    for c in range(52):
+        if (mask >> c) & 1:
+            u = c // 13
+            r = c % 13
+            lengths[u] += 1
+            if r < lowest[u]:
+                lowest[u] = r
+            if r == 0:
+                twos += 1
+            if r <= 2:
+                low3 += 1
+            if 5 <= r <= 8:
+                mid += 1
+            if r >= 9:
+                honours[u] += 1
+                high += 1
+                hcp += r - 8
+            if r <= 4:
+                low += 1
+            if r == 12:
+                aces += 1
+            if r == 11:
+                kings += 1
+    voids = 0
+    singles = 0
+    open_suits = 0
+    best = -1
+    long_suit = 0
+    for u in range(4):
+        if lengths[u] == 0:
+            voids += 1
+        if lengths[u] == 1:
+            singles += 1
+        if 4 <= lowest[u] < 13:
+            open_suits += 1
+        score = lengths[u] * 100 + honours[u] * 10 + (3 - u)
+        if score > best:
+            best = score
+            long_suit = u
+    ordered = np.sort(lengths)
+    trump_len = 0
+    trump_hon = 0
+    trump_top = 0
+    if trump_suit >= 0:
+        trump_len = lengths[trump_suit]
+        trump_hon = honours[trump_suit]
+        for r in range(12, -1, -1):
+            if (mask >> (13 * trump_suit + r)) & 1:
+                trump_top += 1
+            else:
+                break
+    x = np.empty(19, dtype=np.float64)
+    x[0] = hcp
+    x[1] = high
+    x[2] = low
+    x[3] = aces
+    x[4] = kings
+    x[5] = voids
+    x[6] = singles
+    x[7] = lengths[long_suit]
+    x[8] = honours[long_suit]
+    x[9] = ordered[2]
+    x[10] = trump_len
+    x[11] = trump_hon
+    x[12] = trump_top
+    x[13] = twos
+    x[14] = low3
+    x[15] = mid
+    x[16] = open_suits
+    x[17] = 1.0 if seat == 0 else 0.0
+    x[18] = 1.0 if seat == 3 else 0.0
+    total = weights[0]
+    for i in range(19):
+        total += weights[1 + i] * x[i]
     return total
 
 
@@ -92,14 +193,28 @@ def _tables(counts, caps, allowed):
 
 @njit(cache=True, nogil=True)
 def sample_worlds(
-    key, n, known, pool, caps, void, prior_seat, prior_played, hcp_lo, hcp_hi, tries, out
+    key,
+    n,
+    known,
+    pool,
+    caps,
+    void,
+    prior_seat,
+    prior_played,
+    hcp_lo,
+    hcp_hi,
+    prior_w,
+    prior_trump,
+    tries,
+    out,
 ):
     """Draw ``n`` worlds into ``out`` (``int64[n, 4]`` hand masks); return how many were kept.
 
     Draw ``i`` uses its own stream (``key``, ``i``), so the worlds do not depend on how many
     are asked for.  ``prior_seat`` (-1: none) is the seat whose whole hand (its cards now and
-    ``prior_played``) must hold ``hcp_lo..hcp_hi`` points; draws that miss it are retried,
-    ``tries`` draws at most in all.  Returns -1 if no deal fits the knowledge at all.
+    ``prior_played``) must hold ``hcp_lo..hcp_hi`` points and pass the policy reading of
+    ``prior_w`` (with the turn-up suit ``prior_trump``, -1 for none; see the module
+    docstring); draws that miss it are retried, ``tries`` draws at most in all.  Returns -1 if no deal fits the knowledge at all.
     """
     seats = np.full(3, -1, dtype=np.int64)
     scap = np.zeros(3, dtype=np.int64)
@@ -119,6 +234,10 @@ def sample_worlds(
     f = _tables(counts, scap, allowed)
     if f[0, scap[0], scap[1]] <= 0.0:
         return -1
+    weighted = False
+    for i in range(prior_w.shape[0]):
+        if prior_w[i] != 0.0:
+            weighted = True
     state = np.empty(4, dtype=np.uint64)
     cards = np.empty(13, dtype=np.int64)
     kept = 0
@@ -183,9 +302,17 @@ def sample_worlds(
             c0 -= pick_a
             c1 -= pick_b
         if prior_seat >= 0:
-            points = _hcp(hand[prior_seat] | prior_played)
+            whole = hand[prior_seat] | prior_played
+            points = _hcp(whole)
             if points < hcp_lo or points > hcp_hi:
                 continue
+            if weighted:
+                z = policy_score(whole, prior_w, prior_trump, prior_seat)
+                if z < 0.0:  # below the bidding threshold: kept with chance 2p (see above)
+                    keep = 2.0 / (1.0 + np.exp(-z))
+                    u = (np.float64(below(state, np.int64(1) << 30)) + 0.5) / float(1 << 30)
+                    if u >= keep:
+                        continue
         out[kept] = hand
         kept += 1
     return kept

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..bidding.policy import POLICY_FEATURES, default_policy
 from ..errors import PlayModelError
 from ..solver import Question
 from ..solver._cards import card_values_seq
@@ -60,21 +61,54 @@ _DEALER = 3
 
 @dataclass(frozen=True)
 class Prior:
-    """What the defence reads into a declarer's bid: the high-card points his hand holds.
+    """What the defence reads into a declarer's bid: conditions on his whole hand.
 
     A world is drawn only if the declarer's whole hand (cards held and played) holds
-    ``hcp_lo`` to ``hcp_hi`` points (A 4, K 3, Q 2, J 1).
+    ``hcp_lo`` to ``hcp_hi`` points (A 4, K 3, Q 2, J 1) and, with ``weights`` (a bidding
+    policy's logistic make-rate model: the intercept, then one weight per
+    :data:`~solo_analysis.bidding.policy.POLICY_FEATURES`), by its make rate ``p``: a hand the
+    policy bids with (``p >= 1/2``) always, any other with chance ``2p``.
     """
 
     hcp_lo: int = 0
     hcp_hi: int = 40
+    weights: tuple[float, ...] | None = None
+
+    def vector(self) -> npt.NDArray[np.float64]:
+        """The weights for the compiled sampler (zeros: no policy condition)."""
+        if self.weights is None:
+            return np.zeros(1 + len(POLICY_FEATURES))
+        return np.asarray(self.weights, dtype=np.float64)
 
 
-#: the priors by name; ``default`` applies to the misères only (see :class:`Pimc`)
+#: the priors by name; ``default`` applies to the misères only, ``policy`` is the default
+#: bidding policy's model of the contract played (see :class:`Pimc`)
 PRIORS: dict[str, Prior | None] = {
     "none": None,
     "misere-hcp4": Prior(0, 4),
+    "policy": Prior(),
 }
+
+
+def policy_prior(question: Question, turnup_suit: int | None) -> Prior | None:
+    """The default bidding policy's reading of a lone declarer's bid of ``question``'s contract.
+
+    The contract is told from the question: a misère (Spread Misère if exposed), a target of
+    5 (Solo), 9 (Royal Abundance in the turn-up suit, else Abundance) or 13 (Abundance
+    Declared); other questions (Prop and Cop, the slams) get no prior.
+    """
+    if question.misere:
+        name = "spread-misere" if question.exposed else "misere"
+    elif question.target == 5:
+        name = "solo"
+    elif question.target == 9:
+        name = "royal-abundance" if question.trump == turnup_suit else "abundance"
+    elif question.target == 13:
+        name = "declared"
+    else:
+        return None
+    weights = default_policy().coefficients.get(name)
+    return None if weights is None else Prior(weights=tuple(weights))
 
 
 def _question_id(question: Question, exposed: bool) -> int:
@@ -204,6 +238,7 @@ def playout(
                 if prior is not None and not declarer and len(side) == 1:
                     prior_seat = side[0]
                     lo, hi = prior.hcp_lo, prior.hcp_hi
+                vector = (prior or Prior()).vector()
                 key = np.uint64(world_key(np.uint64(base), qid, decision, seat))
                 got = sample_worlds(
                     key,
@@ -216,6 +251,8 @@ def playout(
                     played[prior_seat] if prior_seat >= 0 else np.int64(0),
                     lo,
                     hi,
+                    vector,
+                    turnup // 13 if turnup >= 0 else -1,
                     TRIES,
                     out,
                 )
@@ -231,6 +268,8 @@ def playout(
                         np.int64(0),
                         0,
                         40,
+                        vector,
+                        -1,
                         TRIES,
                         out,
                     )
@@ -306,8 +345,9 @@ class Pimc(PlayModel):
     prior : str or Prior or None, default "default"
         What a defender reads into a lone declarer's bid: ``"default"`` (a Misère or Spread
         Misère declarer holds at most 4 high-card points; nothing for other contracts),
-        ``"none"``, a name of :data:`PRIORS` or a :class:`Prior` (for every lone-declarer
-        contract).
+        ``"policy"`` (his hand weighed by the default bidding policy's make rate for the bid,
+        :func:`policy_prior`), ``"none"``, ``"misere-hcp4"`` or a :class:`Prior` (for every
+        lone-declarer contract).
     seed : int, default 0
         Mixed into every decision's stream of worlds.
     world_positions : int or None, default DEFAULT_WORLD_POSITIONS
@@ -361,9 +401,11 @@ class Pimc(PlayModel):
 
     def options(self) -> dict[str, Any]:
         """Worlds, prior, seed and the cap per imagined deal."""
-        prior: str | list[int] | None
+        prior: str | list[Any] | None
         if isinstance(self.prior, Prior):
             prior = [self.prior.hcp_lo, self.prior.hcp_hi]
+            if self.prior.weights is not None:
+                prior.append(list(self.prior.weights))
         else:
             prior = self.prior
         return {
@@ -373,9 +415,11 @@ class Pimc(PlayModel):
             "world_positions": self.world_positions,
         }
 
-    def _prior(self, misere: bool) -> Prior | None:
+    def _prior(self, question: Question, turnup_suit: int | None) -> Prior | None:
         if self.prior == "default":
-            return PRIORS["misere-hcp4"] if misere else None
+            return PRIORS["misere-hcp4"] if question.misere else None
+        if self.prior == "policy":
+            return policy_prior(question, turnup_suit)
         if isinstance(self.prior, str):
             return PRIORS[self.prior]
         return self.prior
@@ -413,7 +457,8 @@ class Pimc(PlayModel):
             if idx.size == 0:
                 answers.append(np.zeros(0, dtype=np.int8))
                 continue
-            prior = self._prior(q.misere)
+            first = int(cards[idx[0]])
+            prior = self._prior(q, first // 13 if first >= 0 else None)
             workers = max(1, min(most, idx.size))
             made, work = run_stoppable(
                 playout_many,
@@ -431,6 +476,7 @@ class Pimc(PlayModel):
                 prior is not None,
                 0 if prior is None else prior.hcp_lo,
                 40 if prior is None else prior.hcp_hi,
+                (prior or Prior()).vector(),
                 self.see_all,
                 limit,
                 *new_tables(workers, TT_BITS_DEFAULT),
