@@ -39,10 +39,10 @@ from .features import hand_features
 
 __all__ = [
     "DEFAULT_POLICY_FILE",
+    "LOW_FEATURES",
     "POLICY_FEATURES",
     "BiddingPolicy",
     "FittedPolicy",
-    "LOW_FEATURES",
     "auction_predicate",
     "consistent",
     "default_policy",
