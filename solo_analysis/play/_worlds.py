@@ -214,7 +214,8 @@ def sample_worlds(
     are asked for.  ``prior_seat`` (-1: none) is the seat whose whole hand (its cards now and
     ``prior_played``) must hold ``hcp_lo..hcp_hi`` points and pass the policy reading of
     ``prior_w`` (with the turn-up suit ``prior_trump``, -1 for none; see the module
-    docstring); draws that miss it are retried, ``tries`` draws at most in all.  Returns -1 if no deal fits the knowledge at all.
+    docstring); draws that miss it are retried, ``tries`` draws at most in all.  Returns -1
+    if no deal fits the knowledge at all.
     """
     seats = np.full(3, -1, dtype=np.int64)
     scap = np.zeros(3, dtype=np.int64)
