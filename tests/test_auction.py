@@ -251,6 +251,20 @@ def test_empty_auction_leaves_the_advice_unchanged() -> None:
     assert plain.table[cols].equals(first.table[cols])
     assert first.auction == "no calls yet" and first.acceptance is None
     assert first.passing is not None and first.passing.deals == 24
+    assert first.proposing is None  # Prop was not asked for
+
+
+def test_proposing_counts_the_chance_nobody_accepts() -> None:
+    a = advise(HAND, seat="eldest", turnup="7S", seed=1, samples=32, auction=[], contracts=["prop"])
+    p = a.proposing
+    assert p is not None and p.call == "prop" and p.deals == 32
+    shares = dict(zip(zip(p.outcomes["contract"], p.outcomes["declarer"]), p.outcomes["share"]))
+    assert abs(sum(shares.values()) - 1) < 1e-9
+    # thrown in (nobody accepted) is worth 0; an accepted Prop is played with its partner
+    thrown = p.outcomes[p.outcomes["contract"] == "thrown in"]
+    assert thrown.empty or float(thrown["units"].iloc[0]) == 0.0
+    assert p.thrown_in == shares.get(("thrown in", "-"), 0.0)
+    assert p.ev_low <= p.ev_units <= p.ev_high
 
 
 def test_after_solo_prop_is_not_an_answer() -> None:

@@ -13,7 +13,7 @@ from ..hand import Hand
 from ..play import PlayModel
 from ..play.questions import build_rows
 from ..rules import RuleSet
-from .passing import value_of_passing
+from .passing import value_of_call, value_of_passing
 from .request import (
     DEFAULT_MAX_POSITIONS,
     DEFAULT_MAX_QUESTION_POSITIONS,
@@ -260,10 +260,12 @@ def _advice(request: Request, sampling: Sampling, outcome: Outcome) -> Advice:
     call = "pass" if rec is None else str(rec["contract"])
     if rec is not None and request.cop_partner is not None and rec["contract"] == "prop":
         call = "cop"
-    passing = None
+    passing = proposing = None
     auction = request.auction
     if auction is not None and outcome.stopped != "interrupted":
         passing = value_of_passing(request)
+        if "prop" in auction.legal_calls() and (request.only is None or "prop" in request.only):
+            proposing = value_of_call(request, "prop")
     return Advice(
         hand=request.hand,
         seat=play_seat_str(request.seat),
@@ -298,4 +300,5 @@ def _advice(request: Request, sampling: Sampling, outcome: Outcome) -> Advice:
         policy=None if request.policy is None else request.policy.name,
         acceptance=sampling.sampler.acceptance_rate if request.evidence else None,
         passing=passing,
+        proposing=proposing,
     )

@@ -1,8 +1,9 @@
-"""What passing is worth inside an auction: the rest of the auction played by the policy.
+"""What a call is worth inside an auction: the rest of the auction played by the policy.
 
-After the player's pass, every other call is the bidding policy's, given each seat's hand on
-each sampled deal (the advice's first deals, the same stream): the hand is thrown in (worth 0),
-or somebody else declares a contract, which the player then defends.  That contract is solved
+After the player's call (a pass, or a Prop that needs a Cop), every other call is the bidding
+policy's, given each seat's hand on each sampled deal (the advice's first deals, the same
+stream): the hand is thrown in (worth 0), or it ends in a contract the player defends, or, after
+his Prop, one he plays with the partner who accepted.  That contract is solved
 on the deal with the advice's play model; a defender pays or receives what the rules say.  The
 trumps of a contract whose declarer names them are his longest eligible suit (the suit the
 policy's make rates assume).  The result is the share of deals thrown in, the shares of the
@@ -28,7 +29,7 @@ from ..stats.control import mean_bounds
 from ..stats.intervals import wilson_interval
 from .request import Request
 
-__all__ = ["PASS_DEALS", "PassValue", "value_of_passing"]
+__all__ = ["PASS_DEALS", "PassValue", "value_of_call", "value_of_passing"]
 
 #: deals the value of passing is measured on (the advice's first deals): double-dummy play
 PASS_DEALS: int = 128
@@ -38,10 +39,12 @@ PASS_DEALS_PLAYED: int = 32
 
 @dataclass(frozen=True)
 class PassValue:
-    """The value of passing now (see the module docstring).
+    """The value of a call now, passing or proposing (see the module docstring).
 
     Attributes
     ----------
+    call : str
+        The player's call: ``"pass"`` or ``"prop"``.
     deals : int
         Deals it was measured on.
     ev_units, ev_low, ev_high : float
@@ -56,6 +59,7 @@ class PassValue:
         Deals the play model gave up on (left out of the mean; the interval covers them).
     """
 
+    call: str
     deals: int
     ev_units: float
     ev_low: float
@@ -88,6 +92,11 @@ def _my_units(request: Request, contract: Contract, side: tuple[int, ...], made:
 
 def value_of_passing(request: Request) -> PassValue:
     """The value of passing for an advice asked inside an auction (see the module docstring)."""
+    return value_of_call(request, PASS)
+
+
+def value_of_call(request: Request, call: str) -> PassValue:
+    """The value of ``call`` (``"pass"`` or ``"prop"``), the rest of the auction the policy's."""
     assert request.auction is not None and request.policy is not None
     model = request.model
     n = PASS_DEALS if model.counts_tricks else PASS_DEALS_PLAYED
@@ -103,7 +112,7 @@ def value_of_passing(request: Request) -> PassValue:
     deals = sampler.draw(n)
     turnups = None if request.turnup is None else np.full(n, request.turnup)
     rates = request.policy.make_rates(deals, turnups)
-    finals = [a.result() for a in finish(request.policy, rates, request.auction, [PASS])]
+    finals = [a.result() for a in finish(request.policy, rates, request.auction, [call])]
     units = np.zeros(n)
     groups: dict[tuple[str, tuple[int, ...], int], list[int]] = {}
     for i, (contract, side) in enumerate(finals):
@@ -162,6 +171,7 @@ def value_of_passing(request: Request) -> PassValue:
     thrown = counts.get(("thrown in", "-"), 0)
     t_low, t_high = wilson_interval(thrown / n, n)
     return PassValue(
+        call=call,
         deals=n,
         ev_units=float(ev),
         ev_low=float(lo),

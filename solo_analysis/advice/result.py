@@ -167,6 +167,10 @@ class Advice:
         thrown in, the final contracts, the expected units with their interval.  The
         recommendation itself weighs passing as 0, the result of a hand nobody plays, and shows
         this value beside it.
+    proposing : PassValue or None
+        Where Prop is a call open to the player: what proposing is worth with the rest of the
+        auction the policy's, the chance nobody accepts (the hand thrown in) included, which the
+        ``any`` row's plain average over the three partners leaves out.
 
     Notes
     -----
@@ -207,6 +211,7 @@ class Advice:
     policy: str | None = None
     acceptance: float | None = None
     passing: PassValue | None = field(default=None, repr=False)
+    proposing: PassValue | None = field(default=None, repr=False)
 
     # -- text -------------------------------------------------------------------------------
 
@@ -385,12 +390,12 @@ class Advice:
             "legal_calls": None if self.legal_calls is None else list(self.legal_calls),
             "policy": self.policy,
             "acceptance": _plain(self.acceptance),
-            "passing": None if self.passing is None else self._passing_dict(),
+            "passing": None if self.passing is None else self._value_dict(self.passing),
+            "proposing": None if self.proposing is None else self._value_dict(self.proposing),
         }
 
-    def _passing_dict(self) -> dict[str, Any]:
-        p = self.passing
-        assert p is not None
+    @staticmethod
+    def _value_dict(p: PassValue) -> dict[str, Any]:
         return {
             "deals": p.deals,
             "ev_units": _plain(p.ev_units),

@@ -200,20 +200,23 @@ def _auction_lines(advice: AdviceView) -> list[str]:
 
 
 def _passing_lines(advice: AdviceView) -> list[str]:
-    """What passing is worth: the rest of the auction played by the policy."""
-    p = advice.passing
-    if p is None:
-        return []
-    shown = []
-    for rec in p.outcomes.head(4).to_dict("records"):
-        who = "" if rec["declarer"] == "-" else f" by {rec['declarer']}"
-        shown.append(f"{rec['contract']}{who} {percent(rec['share'])}")
-    return [
-        f"if you pass ({p.deals} deals, policy {advice.policy}): "
-        f"{signed_units(p.ev_units)} units ({signed_units(p.ev_low)} .. "
-        f"{signed_units(p.ev_high)}); " + ", ".join(shown),
-        "pass is compared at 0 (the hand unplayed) in the recommendation",
-    ]
+    """What passing (and proposing) is worth: the rest of the auction played by the policy."""
+    lines = []
+    for value, verb in ((advice.proposing, "propose"), (advice.passing, "pass")):
+        if value is None:
+            continue
+        shown = []
+        for rec in value.outcomes.head(4).to_dict("records"):
+            who = "" if rec["declarer"] == "-" else f" by {rec['declarer']}"
+            shown.append(f"{rec['contract']}{who} {percent(rec['share'])}")
+        lines.append(
+            f"if you {verb} ({value.deals} deals, policy {advice.policy}): "
+            f"{signed_units(value.ev_units)} units ({signed_units(value.ev_low)} .. "
+            f"{signed_units(value.ev_high)}); " + ", ".join(shown)
+        )
+    if advice.passing is not None:
+        lines.append("pass is compared at 0 (the hand unplayed) in the recommendation")
+    return lines
 
 
 def _signed_points(d: float) -> str:

@@ -120,6 +120,10 @@ class AdviceView(Protocol):
     def passing(self) -> Any:
         """What passing is worth (an ``advice.passing.PassValue``; ``None``: no auction)."""
 
+    @property
+    def proposing(self) -> Any:
+        """What proposing is worth, acceptance included (``None``: no auction, or no Prop)."""
+
     def summary(self) -> str:
         """The recommendation in one line."""
         ...
