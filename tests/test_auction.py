@@ -258,7 +258,8 @@ def test_proposing_counts_the_chance_nobody_accepts() -> None:
     a = advise(HAND, seat="eldest", turnup="7S", seed=1, samples=32, auction=[], contracts=["prop"])
     p = a.proposing
     assert p is not None and p.call == "prop" and p.deals == 32
-    shares = dict(zip(zip(p.outcomes["contract"], p.outcomes["declarer"]), p.outcomes["share"]))
+    keys = zip(p.outcomes["contract"], p.outcomes["declarer"], strict=True)
+    shares = dict(zip(keys, p.outcomes["share"], strict=True))
     assert abs(sum(shares.values()) - 1) < 1e-9
     # thrown in (nobody accepted) is worth 0; an accepted Prop is played with its partner
     thrown = p.outcomes[p.outcomes["contract"] == "thrown in"]
