@@ -338,3 +338,35 @@ def test_cli_auction(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert data["auction"] == "eldest:prop second:pass" and "cop" in data["legal_calls"]
     assert data["passing"]["deals"] == 16
+
+
+def test_inside_an_auction_realistic_defenders_read_the_bid_through_the_policy() -> None:
+    from solo_analysis.advice.request import Request
+
+    common = {
+        "seat": "second",
+        "turnup": "7S",
+        "rules": "classic",
+        "samples": 4,
+        "seed": 1,
+        "over": None,
+        "constraints": None,
+        "tolerance": 0.02,
+        "max_samples": 100,
+        "exact": None,
+        "contracts": None,
+        "max_question_positions": None,
+        "control_variates": False,
+        "max_seconds": None,
+        "max_positions": None,
+    }
+    inside = Request.build(
+        HAND, play_model="pimc", play_options=None, auction="eldest:pass", **common
+    )
+    assert inside.model.prior is default_policy()
+    chosen = Request.build(
+        HAND, play_model="pimc", play_options={"prior": "none"}, auction="eldest:pass", **common
+    )
+    assert chosen.model.prior == "none"
+    outside = Request.build(HAND, play_model="pimc", play_options=None, **common)
+    assert outside.model.prior == "default"

@@ -246,6 +246,10 @@ class Request:
         options = dict(play_options or {})
         if isinstance(play_model, str) and play_model.strip().lower() == "pimc":
             options.setdefault("seed", the_seed)  # the worlds' streams follow the advice's seed
+            if the_policy is not None:
+                # inside an auction the defenders read the bid through the same policy
+                fitted = isinstance(the_policy, FittedPolicy)
+                options.setdefault("prior", the_policy if fitted else "policy")
         model = make_play_model(play_model, max_positions=max_question_positions, options=options)
         if not model.counts_tricks:
             chosen = [c for c in rule_set.contracts if only is None or c.name in only]

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..bidding.policy import POLICY_FEATURES, default_policy
+from ..bidding.policy import POLICY_FEATURES, FittedPolicy, default_policy
 from ..errors import PlayModelError
 from ..solver import Question
 from ..solver._cards import card_values_seq
@@ -90,8 +90,12 @@ PRIORS: dict[str, Prior | None] = {
 }
 
 
-def policy_prior(question: Question, turnup_suit: int | None) -> Prior | None:
-    """The default bidding policy's reading of a lone declarer's bid of ``question``'s contract.
+def policy_prior(
+    question: Question, turnup_suit: int | None, policy: FittedPolicy | None = None
+) -> Prior | None:
+    """A bidding policy's reading of a lone declarer's bid of ``question``'s contract.
+
+    ``policy``: a fitted policy (default: :func:`~solo_analysis.bidding.policy.default_policy`).
 
     The contract is told from the question: a misère (Spread Misère if exposed), a target of
     5 (Solo), 9 (Royal Abundance in the turn-up suit, else Abundance) or 13 (Abundance
@@ -107,7 +111,7 @@ def policy_prior(question: Question, turnup_suit: int | None) -> Prior | None:
         name = "declared"
     else:
         return None
-    weights = default_policy().coefficients.get(name)
+    weights = (policy or default_policy()).coefficients.get(name)
     return None if weights is None else Prior(weights=tuple(weights))
 
 
@@ -346,8 +350,9 @@ class Pimc(PlayModel):
         What a defender reads into a lone declarer's bid: ``"default"`` (a Misère or Spread
         Misère declarer holds at most 4 high-card points; nothing for other contracts),
         ``"policy"`` (his hand weighed by the default bidding policy's make rate for the bid,
-        :func:`policy_prior`), ``"none"``, ``"misere-hcp4"`` or a :class:`Prior` (for every
-        lone-declarer contract).
+        :func:`policy_prior`), a :class:`~solo_analysis.bidding.policy.FittedPolicy` (the same
+        reading through that policy), ``"none"``, ``"misere-hcp4"`` or a :class:`Prior` (for
+        every lone-declarer contract).
     seed : int, default 0
         Mixed into every decision's stream of worlds.
     world_positions : int or None, default DEFAULT_WORLD_POSITIONS
@@ -377,7 +382,7 @@ class Pimc(PlayModel):
         self,
         worlds: int = 16,
         *,
-        prior: str | Prior | None = "default",
+        prior: str | Prior | FittedPolicy | None = "default",
         seed: int = 0,
         world_positions: int | None = DEFAULT_WORLD_POSITIONS,
         threads: int | None = None,
@@ -389,8 +394,8 @@ class Pimc(PlayModel):
             raise PlayModelError(
                 f"unknown prior {prior!r}; available: default, {', '.join(PRIORS)}"
             )
-        if prior is not None and not isinstance(prior, str | Prior):
-            raise PlayModelError(f"prior must be a name or a Prior, got {prior!r}")
+        if prior is not None and not isinstance(prior, str | Prior | FittedPolicy):
+            raise PlayModelError(f"prior must be a name, a Prior or a FittedPolicy, got {prior!r}")
         self.worlds = worlds
         self.prior = prior
         self.seed = int(seed)
@@ -406,6 +411,8 @@ class Pimc(PlayModel):
             prior = [self.prior.hcp_lo, self.prior.hcp_hi]
             if self.prior.weights is not None:
                 prior.append(list(self.prior.weights))
+        elif isinstance(self.prior, FittedPolicy):
+            prior = f"policy {self.prior.name}"
         else:
             prior = self.prior
         return {
@@ -420,6 +427,8 @@ class Pimc(PlayModel):
             return PRIORS["misere-hcp4"] if question.misere else None
         if self.prior == "policy":
             return policy_prior(question, turnup_suit)
+        if isinstance(self.prior, FittedPolicy):
+            return policy_prior(question, turnup_suit, self.prior)
         if isinstance(self.prior, str):
             return PRIORS[self.prior]
         return self.prior
