@@ -370,3 +370,20 @@ def test_inside_an_auction_realistic_defenders_read_the_bid_through_the_policy()
     assert chosen.model.prior == "none"
     outside = Request.build(HAND, play_model="pimc", play_options=None, **common)
     assert outside.model.prior == "default"
+
+
+def test_compare_play_inside_an_auction_shows_it() -> None:
+    from solo_analysis.advice import compare_play
+    from solo_analysis.report.text import comparison_text
+
+    comparison = compare_play(
+        HAND,
+        seat="second",
+        turnup="7S",
+        seed=2,
+        samples=2,
+        contracts=["solo"],
+        auction="eldest:pass",
+    )
+    text = comparison_text(comparison)
+    assert "auction: eldest:pass" in text and "deals agree" in text

@@ -239,6 +239,7 @@ def comparison_text(comparison: ComparisonView) -> str:
         f"hand: {hand_text(advice.hand)}",
         f"seat: {advice.seat}   turn-up: {turnup}   rules: {advice.rules.name}",
         f"deals: {first.samples} (seed {first.seed}), the same for both play models",
+        *_auction_lines(advice),
         "",
     ]
     a, b = first.play_model, second.play_model
