@@ -387,3 +387,17 @@ def test_compare_play_inside_an_auction_shows_it() -> None:
     )
     text = comparison_text(comparison)
     assert "auction: eldest:pass" in text and "deals agree" in text
+
+
+def test_the_notebook_display_shows_the_auction_and_passing() -> None:
+    a = advise(
+        HAND,
+        seat="third",
+        turnup="7S",
+        seed=1,
+        samples=8,
+        auction="eldest:prop second:pass",
+        contracts=["prop"],
+    )
+    html = a._repr_html_()
+    assert "auction: eldest:prop second:pass" in html and "if you pass" in html

@@ -6,7 +6,7 @@ import html
 import math
 
 from ..cards import trump_symbol
-from .text import percent, signed_units
+from .text import auction_lines, passing_lines, percent, signed_units
 from .view import AdviceView
 
 __all__ = ["advice_html", "trump_html"]
@@ -78,8 +78,14 @@ def advice_html(advice: AdviceView, chart_svg: str = "") -> str:
         '<table style="border-collapse:collapse;font-family:monospace">'
         f"<tr>{ths}</tr>{''.join(lines)}</table>"
     )
+    auction = "".join(
+        f"<p><small>{html.escape(line)}</small></p>" for line in auction_lines(advice)
+    )
+    passing = "".join(
+        f"<p><small>{html.escape(line)}</small></p>" for line in passing_lines(advice)
+    )
     return (
-        f"<div><p>{html.escape(advice.summary())}</p>{table}"
+        f"<div>{auction}<p>{html.escape(advice.summary())}</p>{table}{passing}"
         f"<p><small>{advice.samples} deals{_unresolved_text(advice)}, seed {advice.seed}"
         f"{_stop_text(advice)}; {html.escape(advice.play_note)}</small></p>"
         f"{chart_svg}</div>"

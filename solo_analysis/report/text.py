@@ -11,10 +11,12 @@ from .view import AdviceView, ComparisonView
 
 __all__ = [
     "advice_text",
+    "auction_lines",
     "comparison_text",
     "deal_diagram",
     "hand_lines",
     "hand_text",
+    "passing_lines",
     "percent",
     "signed_units",
     "text_table",
@@ -133,7 +135,7 @@ def advice_text(advice: AdviceView) -> str:
         f"seat: {advice.seat}   turn-up: {turnup}   rules: {advice.rules.name}"
         + (f"   over: {advice.over}" if advice.over else ""),
         _deals_line(advice),
-        *_auction_lines(advice),
+        *auction_lines(advice),
         "",
     ]
     best_row = None if advice.recommended is None else int(advice.recommended["row"])
@@ -178,12 +180,12 @@ def advice_text(advice: AdviceView) -> str:
     lines.append(advice.summary())
     if advice.over:
         lines.append(f"x: not above the bid so far ({advice.over})")
-    lines.extend(_passing_lines(advice))
+    lines.extend(passing_lines(advice))
     lines.append(f"note: {advice.play_note}")
     return "\n".join(lines)
 
 
-def _auction_lines(advice: AdviceView) -> list[str]:
+def auction_lines(advice: AdviceView) -> list[str]:
     """The auction so far, the calls open to the player and how the deals were conditioned."""
     if advice.auction is None:
         return []
@@ -199,7 +201,7 @@ def _auction_lines(advice: AdviceView) -> list[str]:
     return lines
 
 
-def _passing_lines(advice: AdviceView) -> list[str]:
+def passing_lines(advice: AdviceView) -> list[str]:
     """What passing (and proposing) is worth: the rest of the auction played by the policy."""
     lines = []
     for value, verb in ((advice.proposing, "propose"), (advice.passing, "pass")):
@@ -239,7 +241,7 @@ def comparison_text(comparison: ComparisonView) -> str:
         f"hand: {hand_text(advice.hand)}",
         f"seat: {advice.seat}   turn-up: {turnup}   rules: {advice.rules.name}",
         f"deals: {first.samples} (seed {first.seed}), the same for both play models",
-        *_auction_lines(advice),
+        *auction_lines(advice),
         "",
     ]
     a, b = first.play_model, second.play_model
