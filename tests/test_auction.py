@@ -401,3 +401,26 @@ def test_the_notebook_display_shows_the_auction_and_passing() -> None:
     )
     html = a._repr_html_()
     assert "auction: eldest:prop second:pass" in html and "if you pass" in html
+
+
+def test_an_interrupt_while_passing_is_valued_keeps_the_advice(monkeypatch) -> None:
+    from solo_analysis.advice import evaluate
+    from solo_analysis.errors import Interrupted
+
+    def stop(request):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evaluate, "value_of_passing", stop)
+    with pytest.raises(Interrupted) as info:
+        advise(
+            HAND,
+            seat="second",
+            turnup="7S",
+            seed=1,
+            samples=8,
+            auction="eldest:pass",
+            contracts=["solo"],
+        )
+    partial = info.value.partial
+    assert partial is not None and partial.samples == 8 and partial.passing is None
+    assert partial.stopped == "interrupted"

@@ -215,6 +215,8 @@ def advise(
     sampling = Sampling(request, rows, progress)
     try:
         outcome = sampling.run()
+        # inside an auction the advice also plays out passing (and proposing): interruptible
+        return _advice(request, sampling, outcome)
     except ConstraintError as exc:
         if not request.evidence:
             raise
@@ -230,7 +232,6 @@ def advise(
         partial = _partial_advice(request, sampling)
         detail = "" if partial is None else f"advice from the {partial.samples} deals solved"
         raise Interrupted(signum, partial, detail) from None
-    return _advice(request, sampling, outcome)
 
 
 def _partial_advice(request: Request, sampling: Sampling) -> Advice | None:
