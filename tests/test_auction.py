@@ -424,3 +424,10 @@ def test_an_interrupt_while_passing_is_valued_keeps_the_advice(monkeypatch) -> N
     partial = info.value.partial
     assert partial is not None and partial.samples == 8 and partial.passing is None
     assert partial.stopped == "interrupted"
+
+
+def test_policy_options_need_an_auction() -> None:
+    with pytest.raises(AdviceError, match="inside an auction only"):
+        advise(HAND, seat="second", turnup="7S", samples=4, policy="default")
+    with pytest.raises(AdviceError, match="inside an auction only"):
+        advise(HAND, seat="second", turnup="7S", samples=4, auction_evidence=False)

@@ -208,9 +208,12 @@ class Request:
                     f"{', '.join(legal)}"
                 )
             only = frozenset(chosen)
-        the_policy = _policy(policy) if the_auction is not None else None
         if auction_evidence not in (True, False):
             raise AdviceError(f"auction_evidence must be True or False, got {auction_evidence!r}")
+        if the_auction is None and (policy is not None or not auction_evidence):
+            what = "policy" if policy is not None else "auction_evidence=False"
+            raise AdviceError(f"{what} applies inside an auction only: give the auction too")
+        the_policy = _policy(policy) if the_auction is not None else None
         if samples is not None:
             samples = _check_samples(samples, "samples")
         max_samples = _check_samples(max_samples, "max_samples")

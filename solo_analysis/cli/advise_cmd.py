@@ -371,6 +371,9 @@ def advise(
     positions_cap = DEFAULT_MAX_POSITIONS if max_positions is None else (max_positions or None)
     if max_seconds is not None and not 0 < max_seconds < float("inf"):
         raise click.UsageError(f"--max-seconds must be a positive number, got {max_seconds:g}")
+    if auction is None and (policy is not None or not auction_evidence):
+        flag = "--policy" if policy is not None else "--no-auction-evidence"
+        raise click.UsageError(f"{flag} applies with --auction only")
     if plot_path is not None:
         _check_plot_path(plot_path)
     question_cap = question_budget(max_question_positions)
