@@ -330,3 +330,52 @@ def test_the_policy_prior_is_a_named_option():
     assert model.options()["prior"] == "policy"
     misere = Question(4, 0, (2,), True, 0)
     assert model._prior(misere, 1).weights == default_policy().coefficients["misere"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        Question("NT", 0, (2,), True, 0),
+        Question("H", 0, (2,), False, 5),
+        Question("H", 0, (0, 2), False, 8),
+    ],
+)
+def test_pimc_tricks_zero_is_double_dummy_and_the_compiled_play_is_the_reference(question):
+    deals, masks = _deals("J742.T853.963.84", "third", "KH", 6, 9)
+    dd = solve_questions(deals, [question])[0]
+    zero = Pimc(worlds=4, seed=2, pimc_tricks=0).ask(deals, [question], turnups=np.full(6, 24))[0]
+    assert [int(x) for x in zero] == [int(x) for x in dd]
+    for tricks in (2, 13):
+        model = Pimc(worlds=4, seed=2, world_positions=300_000, pimc_tricks=tricks)
+        got = model.ask(deals, [question], turnups=np.full(6, 24))[0]
+        spent = 0
+        for i in range(len(deals)):
+            made, positions = playout(
+                masks[i],
+                question,
+                turnup=24,
+                worlds=4,
+                seed=2,
+                prior=model._prior(question, 1),
+                world_positions=300_000,
+                pimc_tricks=tricks,
+            )
+            assert int(made) == int(got[i]), (tricks, i)
+            spent += positions
+        assert model.positions == spent
+    # all thirteen tricks realistic is the model without the option
+    full = Pimc(worlds=4, seed=2, world_positions=300_000).ask(
+        deals, [question], turnups=np.full(6, 24)
+    )[0]
+    late = Pimc(worlds=4, seed=2, world_positions=300_000, pimc_tricks=13).ask(
+        deals, [question], turnups=np.full(6, 24)
+    )[0]
+    assert list(full) == list(late)
+
+
+def test_pimc_tricks_is_checked_and_named():
+    for bad in (-1, 14, 2.0, True):
+        with pytest.raises(PlayModelError, match="pimc_tricks"):
+            Pimc(pimc_tricks=bad)
+    assert "pimc_tricks" not in Pimc().options()
+    assert make_play_model("pimc", options={"pimc_tricks": 1}).options()["pimc_tricks"] == 1

@@ -93,6 +93,7 @@ def playout_one(
     hcp_lo,
     hcp_hi,
     prior_w,
+    dd_after,
     see_all,
     limit,
     tt,
@@ -133,6 +134,48 @@ def playout_one(
     known = np.zeros(4, dtype=np.int64)
     caps = np.zeros(4, dtype=np.int64)
     while left > 0:
+        if dd_after >= 0 and npl == 0 and 13 - left >= dd_after:
+            # the rest double-dummy: the leader's choices valued on the real deal
+            k = choices(h[leader], h[leader], gone, False, cand)
+            options = cand[:k].copy()
+            budget_d = budget(limit)
+            values = card_values(
+                h,
+                trump,
+                leader,
+                0,
+                -1,
+                -1,
+                -1,
+                np.int64(0),
+                declarers_mask,
+                misere,
+                target - won,
+                options,
+                tt,
+                moves,
+                scores,
+                budget_d,
+                False,
+                stop,
+            )
+            if stop[0] != 0:
+                return False, -1
+            positions += budget_d[0]
+            settled = True
+            best = -1
+            worst = 2
+            for j in range(k):
+                v = values[j]
+                if v < 0:
+                    settled = False
+                best = max(best, v)
+                worst = min(worst, v)
+            if settled:
+                if (declarers_mask >> leader) & 1:
+                    return best == 1, positions
+                return worst == 1, positions
+            dd_after = -1  # the search gave up: play on realistically
         seat = (leader + npl) & 3
         legal = _legal(h[seat], npl, led)
         declarer = (declarers_mask >> seat) & 1 == 1
@@ -302,6 +345,7 @@ def playout_many(
     hcp_lo,
     hcp_hi,
     prior_w,
+    dd_after,
     see_all,
     limit,
     infos,
@@ -341,6 +385,7 @@ def playout_many(
                 hcp_lo,
                 hcp_hi,
                 prior_w,
+                dd_after,
                 see_all,
                 limit,
                 (infos[w], indexes[w]),

@@ -160,6 +160,7 @@ def playout(
     prior: Prior | None = None,
     world_positions: int | None = DEFAULT_WORLD_POSITIONS,
     see_all: bool = False,
+    pimc_tricks: int | None = None,
     log: Callable[[int, int, list[int], list[float]], None] | None = None,
 ) -> tuple[bool, int]:
     """Play one deal out with every player deciding from what he can see.
@@ -179,6 +180,9 @@ def playout(
     see_all : bool, default False
         For tests: every world a player imagines is the real deal (play is then
         double-dummy, and the result that of :func:`~solo_analysis.solver.solve`).
+    pimc_tricks : int, optional
+        As for :class:`Pimc`: once this many tricks are played, the rest is solved
+        double-dummy (``None``: realistic play to the end).
     log : callable, optional
         Called at each decision with ``(seat, card played, choices, their success rates)``.
 
@@ -212,7 +216,44 @@ def playout(
     # one table for the whole deal, emptied now (as the compiled playout does)
     infos, indexes, moves, scores = new_tables(1, TT_BITS_DEFAULT)
     limit = check_max_positions(world_positions)
+    dd_after = -1 if pimc_tricks is None else pimc_tricks
     while left > 0:
+        if dd_after >= 0 and trick.npl == 0 and 13 - left >= dd_after:
+            # the rest double-dummy: the leader's choices valued on the real deal
+            options = np.array(
+                _choices(
+                    int(h[trick.leader]),
+                    legal_cards(int(h[trick.leader]), trick),
+                    trick,
+                    gone,
+                    False,
+                ),
+                dtype=np.int64,
+            )
+            values, work = card_values_seq(
+                h[None, :].copy(),
+                trump,
+                trick.leader,
+                0,
+                -1,
+                -1,
+                -1,
+                np.int64(0),
+                mask,
+                misere,
+                target - won,
+                options,
+                (infos[0], indexes[0]),
+                moves[0],
+                scores[0],
+                limit,
+                _NO_STOP,
+            )
+            positions += int(work.sum())
+            if (values >= 0).all():
+                best = values.max() if trick.leader in side else values.min()
+                return bool(best == 1), positions
+            dd_after = -1  # the search gave up: play on realistically
         seat = trick.to_play
         legal = legal_cards(int(h[seat]), trick)
         declarer = seat in side
@@ -363,11 +404,15 @@ class Pimc(PlayModel):
         numba threads: the deals are played out in parallel, a deal a thread.
     see_all : bool, default False
         For tests only: every world is the real deal (double-dummy play).
+    pimc_tricks : int, optional
+        Play the first ``pimc_tricks`` tricks realistically and solve the rest double-dummy
+        (``0``: double-dummy from the start; ``None``, the default: realistic to the end).  If
+        the search gives up on the rest (``world_positions``), play goes on realistically.
 
     Raises
     ------
     PlayModelError
-        ``worlds`` below 1, or an unknown prior.
+        ``worlds`` below 1, an unknown prior, or ``pimc_tricks`` not in 0..13.
     """
 
     name = "pimc"
@@ -387,6 +432,7 @@ class Pimc(PlayModel):
         world_positions: int | None = DEFAULT_WORLD_POSITIONS,
         threads: int | None = None,
         see_all: bool = False,
+        pimc_tricks: int | None = None,
     ) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise PlayModelError(f"worlds must be an int >= 1, got {worlds!r}")
@@ -396,6 +442,15 @@ class Pimc(PlayModel):
             )
         if prior is not None and not isinstance(prior, str | Prior | FittedPolicy):
             raise PlayModelError(f"prior must be a name, a Prior or a FittedPolicy, got {prior!r}")
+        if pimc_tricks is not None and (
+            isinstance(pimc_tricks, bool)
+            or not isinstance(pimc_tricks, int)
+            or not 0 <= pimc_tricks <= 13
+        ):
+            raise PlayModelError(
+                f"pimc_tricks must be an int in 0..13 or None, got {pimc_tricks!r}"
+            )
+        self.pimc_tricks = pimc_tricks
         self.worlds = worlds
         self.prior = prior
         self.seed = int(seed)
@@ -420,7 +475,10 @@ class Pimc(PlayModel):
             "prior": prior,
             "seed": self.seed,
             "world_positions": self.world_positions,
-        }
+        } | (
+            # named only when set, so that the tables made before the option still resume
+            {} if self.pimc_tricks is None else {"pimc_tricks": self.pimc_tricks}
+        )
 
     def _prior(self, question: Question, turnup_suit: int | None) -> Prior | None:
         if self.prior == "default":
@@ -486,6 +544,7 @@ class Pimc(PlayModel):
                 0 if prior is None else prior.hcp_lo,
                 40 if prior is None else prior.hcp_hi,
                 (prior or Prior()).vector(),
+                -1 if self.pimc_tricks is None else self.pimc_tricks,
                 self.see_all,
                 limit,
                 *new_tables(workers, TT_BITS_DEFAULT),

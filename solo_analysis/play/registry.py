@@ -27,7 +27,7 @@ PLAY_MODELS: dict[str, Callable[..., PlayModel]] = {"double-dummy": DoubleDummy,
 #: the options each model takes beyond ``max_positions`` and ``threads``
 PLAY_OPTIONS: dict[str, tuple[str, ...]] = {
     "double-dummy": (),
-    "pimc": ("worlds", "prior", "seed", "world_positions"),
+    "pimc": ("worlds", "prior", "seed", "world_positions", "pimc_tricks"),
 }
 
 
