@@ -407,10 +407,10 @@ def test_an_interrupt_while_passing_is_valued_keeps_the_advice(monkeypatch) -> N
     from solo_analysis.advice import evaluate
     from solo_analysis.errors import Interrupted
 
-    def stop(request):
+    def stop(request, calls):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(evaluate, "value_of_passing", stop)
+    monkeypatch.setattr(evaluate, "values_of_calls", stop)
     with pytest.raises(Interrupted) as info:
         advise(
             HAND,

@@ -13,7 +13,7 @@ from ..hand import Hand
 from ..play import PlayModel
 from ..play.questions import build_rows
 from ..rules import RuleSet
-from .passing import value_of_call, value_of_passing
+from .passing import values_of_calls
 from .request import (
     DEFAULT_MAX_POSITIONS,
     DEFAULT_MAX_QUESTION_POSITIONS,
@@ -264,9 +264,12 @@ def _advice(request: Request, sampling: Sampling, outcome: Outcome) -> Advice:
     passing = proposing = None
     auction = request.auction
     if auction is not None and outcome.stopped != "interrupted":
-        passing = value_of_passing(request)
-        if "prop" in auction.legal_calls() and (request.only is None or "prop" in request.only):
-            proposing = value_of_call(request, "prop")
+        proposes = "prop" in auction.legal_calls() and (
+            request.only is None or "prop" in request.only
+        )
+        values = values_of_calls(request, ["pass", "prop"] if proposes else ["pass"])
+        passing = values[0]
+        proposing = values[1] if proposes else None
     return Advice(
         hand=request.hand,
         seat=play_seat_str(request.seat),

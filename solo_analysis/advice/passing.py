@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..bidding import PASS
 from ..bidding.policy import finish
 from ..cards import NT, play_seat_str
 from ..play.questions import denominations
@@ -29,7 +28,7 @@ from ..stats.control import mean_bounds
 from ..stats.intervals import wilson_interval
 from .request import Request
 
-__all__ = ["PASS_DEALS", "PassValue", "value_of_call", "value_of_passing"]
+__all__ = ["PASS_DEALS", "PASS_DEALS_PLAYED", "PassValue", "values_of_calls"]
 
 #: deals the value of passing is measured on (the advice's first deals): double-dummy play
 PASS_DEALS: int = 128
@@ -71,12 +70,10 @@ class PassValue:
     unresolved: int
 
 
-def _longest(deals: np.ndarray, seat: int, allowed: list[int]) -> np.ndarray:
-    """Each deal's longest suit of ``seat`` among ``allowed`` (ties: the lower suit index)."""
-    suits = deals[:, seat, :].astype(np.int64) // 13
-    lengths = np.stack([(suits == s).sum(axis=1) for s in allowed], axis=1)
-    best: np.ndarray = np.asarray(allowed)[lengths.argmax(axis=1)]
-    return best
+def _longest(hand: np.ndarray, allowed: list[int]) -> int:
+    """The longest suit of ``hand`` (card codes) among ``allowed`` (ties: the lower index)."""
+    suits = hand.astype(np.int64) // 13
+    return max(allowed, key=lambda u: (int((suits == u).sum()), -u))
 
 
 def _my_units(request: Request, contract: Contract, side: tuple[int, ...], made: bool) -> float:
@@ -90,16 +87,13 @@ def _my_units(request: Request, contract: Contract, side: tuple[int, ...], made:
     return -won if contract.partnership else -won / 3
 
 
-def value_of_passing(request: Request) -> PassValue:
-    """The value of passing for an advice asked inside an auction (see the module docstring)."""
-    return value_of_call(request, PASS)
+def values_of_calls(request: Request, calls: list[str]) -> list[PassValue]:
+    """The value of each call (``"pass"``, ``"prop"``), the rest of the auction the policy's.
 
-
-def value_of_call(request: Request, call: str) -> PassValue:
-    """The value of ``call`` (``"pass"`` or ``"prop"``), the rest of the auction the policy's."""
+    The deals (the advice's first ones) and their make rates are drawn once for all the calls.
+    """
     assert request.auction is not None and request.policy is not None
-    model = request.model
-    n = PASS_DEALS if model.counts_tricks else PASS_DEALS_PLAYED
+    n = PASS_DEALS if request.model.counts_tricks else PASS_DEALS_PLAYED
     if request.samples is not None:
         n = min(n, request.samples)
     sampler = DealSampler(
@@ -112,32 +106,45 @@ def value_of_call(request: Request, call: str) -> PassValue:
     deals = sampler.draw(n)
     turnups = None if request.turnup is None else np.full(n, request.turnup)
     rates = request.policy.make_rates(deals, turnups)
+    return [_value_of_call(request, deals, turnups, rates, call) for call in calls]
+
+
+def _value_of_call(
+    request: Request,
+    deals: np.ndarray,
+    turnups: np.ndarray | None,
+    rates: dict[str, np.ndarray],
+    call: str,
+) -> PassValue:
+    """The value of ``call`` on ``deals`` (see :func:`values_of_calls`)."""
+    assert request.auction is not None and request.policy is not None
+    model = request.model
+    n = deals.shape[0]
     finals = [a.result() for a in finish(request.policy, rates, request.auction, [call])]
     units = np.zeros(n)
-    groups: dict[tuple[str, tuple[int, ...], int], list[int]] = {}
+    groups: dict[tuple[Contract, tuple[int, ...], int], list[int]] = {}
     for i, (contract, side) in enumerate(finals):
         if contract is None:
             continue
         choices = denominations(contract, request.turnup_suit)
+        suits = [u for u in choices if u != NT]
         if len(choices) == 1:
             trump = choices[0]
         else:
-            suits = [s for s in choices if s != NT] or [NT]
-            trump = int(_longest(deals[i : i + 1], side[0], suits)[0]) if suits != [NT] else NT
-        groups.setdefault((contract.name, side, trump), []).append(i)
-    queries = []
+            trump = _longest(deals[i, side[0]], suits) if suits else NT
+        groups.setdefault((contract, side, trump), []).append(i)
     keys = list(groups)
-    for name, side, trump in keys:
-        c = request.rules.contract(name)
+    queries = []
+    for c, side, trump in keys:
         leader = side[0] if c.leader == "declarer" else 0
         exposed = c.exposed and model.uses_exposure
-        subset = np.asarray(groups[(name, side, trump)], dtype=np.int64)
+        subset = np.asarray(groups[(c, side, trump)], dtype=np.int64)
         queries.append(Question(trump, leader, side, c.misere, c.target, subset, exposed))
     answers = model.ask(deals, queries, turnups=turnups) if queries else []
     unknown = np.zeros(n, dtype=bool)
-    for (name, side, _), got in zip(keys, answers, strict=True):
-        c = request.rules.contract(name)
-        idx = np.asarray(groups[(name, side, _)])
+    for key, got in zip(keys, answers, strict=True):
+        c, side, _ = key
+        idx = np.asarray(groups[key])
         got = np.asarray(got)
         unknown[idx[got < 0]] = True
         units[idx] = [_my_units(request, c, side, bool(g > 0)) for g in got]
