@@ -235,6 +235,27 @@ def test_the_registry_builds_it():
     assert Pimc(prior=Prior(0, 4)).prior == Prior(0, 4)
 
 
+def _assert_compiled_is_reference(question, deals, masks, worlds, pimc_tricks=None):
+    """The compiled playouts give the reference playout's answers and positions (turn-up K♥)."""
+    model = Pimc(worlds=worlds, seed=2, world_positions=300_000, pimc_tricks=pimc_tricks)
+    got = model.ask(deals, [question], turnups=np.full(len(deals), 24))[0]
+    spent = 0
+    for i in range(len(deals)):
+        made, positions = playout(
+            masks[i],
+            question,
+            turnup=24,
+            worlds=worlds,
+            seed=2,
+            prior=model._prior(question, 1),
+            world_positions=300_000,
+            pimc_tricks=pimc_tricks,
+        )
+        assert int(made) == int(got[i]), (pimc_tricks, i)
+        spent += positions
+    assert model.positions == spent
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -246,22 +267,7 @@ def test_the_registry_builds_it():
 )
 def test_the_compiled_playout_plays_as_the_reference(question):
     deals, masks = _deals("J742.T853.963.84", "third", "KH", 4, 9)
-    model = Pimc(worlds=6, seed=2, world_positions=300_000)
-    got = model.ask(deals, [question], turnups=np.full(4, 24))[0]
-    spent = 0
-    for i in range(len(deals)):
-        made, positions = playout(
-            masks[i],
-            question,
-            turnup=24,
-            worlds=6,
-            seed=2,
-            prior=model._prior(question, 1),
-            world_positions=300_000,
-        )
-        assert int(made) == int(got[i])
-        spent += positions
-    assert model.positions == spent
+    _assert_compiled_is_reference(question, deals, masks, 6)
 
 
 def test_the_compiled_policy_score_is_the_policys_model():
@@ -346,23 +352,7 @@ def test_pimc_tricks_zero_is_double_dummy_and_the_compiled_play_is_the_reference
     zero = Pimc(worlds=4, seed=2, pimc_tricks=0).ask(deals, [question], turnups=np.full(6, 24))[0]
     assert [int(x) for x in zero] == [int(x) for x in dd]
     for tricks in (2, 13):
-        model = Pimc(worlds=4, seed=2, world_positions=300_000, pimc_tricks=tricks)
-        got = model.ask(deals, [question], turnups=np.full(6, 24))[0]
-        spent = 0
-        for i in range(len(deals)):
-            made, positions = playout(
-                masks[i],
-                question,
-                turnup=24,
-                worlds=4,
-                seed=2,
-                prior=model._prior(question, 1),
-                world_positions=300_000,
-                pimc_tricks=tricks,
-            )
-            assert int(made) == int(got[i]), (tricks, i)
-            spent += positions
-        assert model.positions == spent
+        _assert_compiled_is_reference(question, deals, masks, 4, tricks)
     # all thirteen tricks realistic is the model without the option
     full = Pimc(worlds=4, seed=2, world_positions=300_000).ask(
         deals, [question], turnups=np.full(6, 24)

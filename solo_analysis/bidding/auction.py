@@ -173,7 +173,6 @@ class Auction:
         self.high: Contract | None = None
         self.holders: tuple[int, ...] = ()
         self.passed: set[int] = set()
-        self.spoken: set[int] = set()
         self.next_seat: int | None = 0
         self._late_cop_done = False
         self._raise_done = False
@@ -297,7 +296,6 @@ class Auction:
         late = seat in self.passed
         raising = seat in self.holders
         self.calls.append(call)
-        self.spoken.add(seat)
         if len(self.calls) <= 4 and call.call != PASS:
             self._first_round_bids += 1
         if late:
