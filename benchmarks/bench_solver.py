@@ -119,7 +119,7 @@ def fmt_s(sec: float) -> str:
     return f"{sec:7.2f} s "
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=200, help="number of random deals (default 200)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
@@ -131,8 +131,22 @@ def main(argv: list[str] | None = None) -> int:
         default=100,
         help="deals for the one-declarer questions (default 100; 0 skips them)",
     )
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
 
+
+def main(argv: list[str] | None = None) -> int:
+    return 1 if run(parse_args(argv))["mismatches"] else 0
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Run the benchmark as the command line asks and print its tables.
+
+    Returns a summary: ``questions``, for each DDS question label ``{"dds": s, "ours": s,
+    "slowest": s, "over_0_2": deals, "dds_nodes": n, "our_tricks": n}``; ``one``, for each
+    one-declarer question ``{"per_s": solves a second, "slowest": s, "positions": mean}``;
+    and ``mismatches``.
+    """
+    summary: dict = {"questions": {}, "one": {}, "mismatches": 0}
     deals = random_deals(args.deals, args.seed)
     n = len(deals)
     east, north = 1, 0
@@ -193,6 +207,14 @@ def main(argv: list[str] | None = None) -> int:
             kw = {"trump": label, "leader": "E", "declarers": "NS", "target": target}
             sizes = np.array([search_positions(p, **kw)[1:] for p in pbns], dtype=float)
             o_positions, o_tricks = sizes[:, 0], sizes[:, 1]
+            summary["questions"][f"{target} {label}"] = {
+                "dds": float(d_times.sum()),
+                "ours": float(o_times.sum()),
+                "slowest": float(o_times.max()),
+                "over_0_2": int((o_times > 0.2).sum()),
+                "dds_nodes": float(d_nodes.sum()),
+                "our_tricks": float(o_tricks.sum()),
+            }
             size_lines.append(
                 f"NS {target:>2} {label:<2} E leads{'':<6}"
                 f"{d_nodes.sum():>12,.0f}{o_tricks.sum():>12,.0f}"
@@ -218,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if solve is None:
         print("\n(--only-dds: our solver not timed)")
-        return 0
+        return summary
     print()
     print(
         "search size: trick-boundary positions entered "
@@ -240,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"one-declarer questions (declarer S; eldest N leads unless stated), {n} deals")
     print(
         f"{'contract':<34}{'yes':>6}{'solve/s':>10}{'mean':>12}{'max':>12}"
-        f"{'batch/s':>10}{'batch yes':>10}"
+        f"{'batch/s':>10}{'batch yes':>10}{'positions':>12}{'max pos':>12}"
     )
     one = [
         ("Solo: 5, trump H", "H", "N", False, 5),
@@ -265,9 +287,17 @@ def main(argv: list[str] | None = None) -> int:
             dtype=bool,
         )
         bt = time.perf_counter() - t0
+        kw = {"trump": trump, "leader": leader, "declarers": "S", "misere": misere}
+        pos = np.array([search_positions(p, target=target, **kw)[1] for p in pbns])
+        summary["one"][name] = {
+            "per_s": n / times.sum(),
+            "slowest": float(times.max()),
+            "positions": float(pos.mean()),
+        }
         print(
             f"{name:<34}{int(ans.sum()):>6}{n / times.sum():>10.1f}{fmt_s(times.mean()):>12}"
-            f"{fmt_s(times.max()):>12}{n / bt:>10.1f}{int(b.sum()):>10}",
+            f"{fmt_s(times.max()):>12}{n / bt:>10.1f}{int(b.sum()):>10}"
+            f"{pos.mean():>12,.0f}{pos.max():>12,}",
             flush=True,
         )
         for i in np.flatnonzero(b != ans):
@@ -278,11 +308,12 @@ def main(argv: list[str] | None = None) -> int:
             )
 
     print()
+    summary["mismatches"] = mismatches
     if mismatches:
         print(f"!!! {mismatches} MISMATCHES !!!")
-        return 1
-    print("all answers agree (ours vs DDS, solve vs solve_batch)")
-    return 0
+    else:
+        print("all answers agree (ours vs DDS, solve vs solve_batch)")
+    return summary
 
 
 if __name__ == "__main__":
