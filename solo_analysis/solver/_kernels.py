@@ -96,9 +96,11 @@ def new_history():
     """Move-ordering memory of one solve (``hist``, see :mod:`._moves`).
 
     Rows 0-3 the history score of each seat's cards (cut-offs by a move other than the
-    first, weighted by depth), row 4 the killer lead (card + 1, 0 for none) of each depth.
+    first, weighted by depth); rows 5 + ``need`` (``need`` 0..13) the killer lead (card + 1, 0
+    for none) of each depth for the positions needing ``need`` more tricks, which the search
+    copies to row 4 before it generates a lead (:mod:`._moves` reads row 4).
     """
-    return np.zeros((5, 56), dtype=np.int64)
+    return np.zeros((19, 56), dtype=np.int64)
 
 
 @njit(cache=True)

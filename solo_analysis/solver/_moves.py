@@ -5,7 +5,9 @@ decreasing score order) with the legal cards of the seat to play, one card per r
 equivalent cards: cards of one hand with no live card of another hand, or of the current
 trick, between them (the highest card of the run stands for it).  A score is a heuristic
 weight times ``2**20`` plus the card's history score (``hist[seat, card]``, capped below
-``2**20``); ``hist[4, depth]`` holds the killer lead of a depth (card + 1, 0 for none).
+``2**20``); ``hist[4, depth]`` holds the killer lead of the position being generated (card
++ 1, 0 for none): the search copies it there from the killers it keeps for each depth and
+number of tricks needed (:func:`._kernels.new_history`).
 Encodings: see :mod:`._bits`.
 """
 

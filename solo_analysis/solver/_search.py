@@ -288,6 +288,10 @@ def search(
             if not resolved:
                 seat = (leader + npl) & 3
                 st[d, ST_SEAT] = seat
+                if npl == 0:
+                    # the killer lead of this depth among positions needing as many tricks:
+                    # one found where the earlier tricks went otherwise misleads (measured)
+                    hist[4, d] = hist[5 + need, d]
                 st[d, ST_NM] = gen_moves(
                     h,
                     seat,
@@ -413,7 +417,7 @@ def search(
                 if st[d, ST_NEXT] > 1:
                     hist[seat, c] += (52 - d) * (52 - d)
                 if st[d, ST_NPL] == 0:
-                    hist[4, d] = c + 1
+                    hist[5 + st[d, ST_NEED], d] = c + 1
                 if st[d, ST_SLOT] >= 0:
                     tt_store(info, index, st[d, ST_SLOT], st, d, h, value, rel, EXACT_TT)
                 continue
