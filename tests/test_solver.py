@@ -436,49 +436,6 @@ def test_cash_cross_and_cash(pbn, tricks):
             )
 
 
-@pytest.mark.parametrize(
-    "pbn, tricks",
-    [
-        # N leads the 3 to S's J (above the opponents' spades though N holds the A K), S
-        # cashes the hearts and then the Q of spades: every trick
-        ("N:AK53...2 T97..AK. QJ.AKQ.. 2..Q.AKQ", 5),
-        # "Kx opposite Ax": N leads the 3 to S's K, S cashes the hearts
-        ("N:A3..2.2 Q..AKQ. K.AKQ.. J...AKQ", 4),
-    ],
-)
-def test_cross_below_the_top_card(pbn, tricks):
-    """No trump: the quick-trick bound crosses to a team-mate's card above every opponent's.
-
-    The bound alone counts the tricks here (a lower bound everywhere, checked against the
-    oracle for every leader and side).
-    """
-    from solo_analysis.solver._bounds import quick_tricks
-
-    deal = np.asarray(Deal.from_pbn(pbn).to_array())
-    h = np.zeros(4, dtype=np.int64)
-    for seat in range(4):
-        for c in deal[seat]:
-            h[seat] |= np.int64(1) << int(c)
-    live = h[0] | h[1] | h[2] | h[3]
-    assert oracle(deal, NT, 0, (0, 2), False) == tricks
-    assert quick_tricks(h, 0, NT, live, np.array([1, 0, 1, 0]))[0] == tricks
-    for leader in range(4):
-        for side in [(0, 2), (1, 3), (0, 1), (0,), (2,)]:
-            want = oracle(deal, NT, leader, side, False)
-            maxer = np.array([int(x in side) for x in range(4)])
-            if not maxer[leader]:
-                maxer = 1 - maxer
-            qt = quick_tricks(h, leader, NT, live, maxer)[0]
-            lead_side = want if maxer[leader] == int(leader in side) else len(deal[0]) - want
-            assert qt <= lead_side
-            got = solve(
-                pbn, trump=None, leader=SEATS[leader], declarers="".join(SEATS[x] for x in side)
-            )
-            assert got == want, (
-                f"{describe(deal, NT, leader, side, False)}: got {got}, oracle {want}"
-            )
-
-
 def test_target_trivial_bounds():
     deals = random_endings(np.random.default_rng(3), 6, 13)
     for trump in range(5):

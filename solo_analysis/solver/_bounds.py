@@ -34,7 +34,7 @@ from ._bits import (
 
 
 @njit(cache=True)
-def _own_quick_tricks(h, hand_seat, trump, live, maxer, skip=-1):
+def _own_quick_tricks(h, hand_seat, trump, live, maxer):
     """Tricks ``hand_seat`` can take at once on lead by cashing its own top cards.
 
     Per suit, the top run; where it is at least as long as every other hand's holding,
@@ -43,7 +43,6 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer, skip=-1):
     capped by the length of every opponent who holds trumps (he could ruff once void).
     Returns ``(tricks, relevant, suits)``: ``relevant`` the 52-bit mask of the top cards the
     count relies on (none in a suit nobody else holds), ``suits`` a bit for each suit counted.
-    Suit ``skip`` (if not -1) is left out.
     """
     hand = h[hand_seat]
     side = maxer[hand_seat]
@@ -54,7 +53,7 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer, skip=-1):
     suits = 0
     for s in range(4):
         m = (hand >> (13 * s)) & SUIT_MASK
-        if m == 0 or s == skip:
+        if m == 0:
             continue
         ls = (live >> (13 * s)) & SUIT_MASK
         k = top_run(m, ls)
@@ -97,54 +96,6 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer, skip=-1):
             if side_tricks > free + 1:
                 side_tricks = free + 1
     return trump_tricks + side_tricks, rel, suits
-
-
-@njit(cache=True, inline="always")
-def _cross_tricks(h, leader, p, s, live, maxer):
-    """No trump, two against two: the tricks of suit ``s`` after the leader crosses to ``p``.
-
-    ``p``'s cards of ``s`` above every opponent's card are winners for the side (the
-    *masters*) even where the leader holds higher ones.  The leader leads low to the
-    highest and ``p`` goes on leading his masters from the top while the leader can play
-    under them (his ``i``-th lowest card below ``p``'s ``i``-th master; once void he
-    discards), so ``p`` keeps the lead: ``j`` tricks, ``j >= 1`` when the leader has a card
-    below ``p``'s highest master.  A further master, if ``p`` holds one, wins one more
-    trick for the side whoever takes it, led last.  Returns ``(tricks, relevant)``: the
-    suit's live cards from the top down to the lowest master counted (they fix that the
-    opponents hold none of them and, with the lengths, how many of the leader's cards lie
-    below each; even in a suit the opponents lack, as the two hands' ranks interleave),
-    or ``(0, 0)``.
-    """
-    side = maxer[leader]
-    base = 13 * s
-    mine = (h[leader] >> base) & SUIT_MASK
-    ps = (h[p] >> base) & SUIT_MASK
-    theirs = 0
-    for o in range(4):
-        if maxer[o] != side:
-            theirs |= (h[o] >> base) & SUIT_MASK
-    if theirs:
-        masters = ps & ~((1 << (HIBIT[theirs] + 1)) - 1)
-    else:
-        masters = ps
-    nm = POP13[mine]
-    j = 0
-    low = 0
-    while masters:
-        r = HIBIT[masters]
-        if j < nm and POP13[mine & ((1 << r) - 1)] <= j:
-            break
-        j += 1
-        low = r
-        masters &= ~(1 << r)
-    if j == 0:
-        return 0, 0
-    tricks = j
-    if masters:
-        tricks += 1
-        low = HIBIT[masters]
-    ls = (live >> base) & SUIT_MASK
-    return tricks, ((ls >> low) << low) << base
 
 
 @njit(cache=True)
@@ -204,38 +155,6 @@ def quick_tricks(h, leader, trump, live, maxer):
                     if best > pop52(hand):
                         best = pop52(hand)
                     rel = own_rel | r | (np.int64(1) << etop)
-        if trump == NT and maxer[0] + maxer[1] + maxer[2] + maxer[3] == 2:
-            # Crossing by a card of the team-mate's above every opponent's, where the
-            # leader holds the suit's top card (see ``_cross_tricks``): the tricks of the
-            # crossing suit, then the team-mate's top cards elsewhere (none in that suit,
-            # whose top card he lacks), before them the leader's own outside that suit if
-            # the team-mate can follow or discard through them keeping his cards of the
-            # suits he cashes and of the crossing suit.
-            tp = -1
-            for s in range(4):
-                ms = (hand >> (13 * s)) & SUIT_MASK
-                ps_s = (h[p] >> (13 * s)) & SUIT_MASK
-                if ms == 0 or ps_s == 0 or HIBIT[ps_s] > HIBIT[ms]:
-                    continue
-                c, cr = _cross_tricks(h, leader, p, s, live, maxer)
-                if c == 0:
-                    continue
-                if tp < 0:
-                    tp, rp, cashed_p = _own_quick_tricks(h, p, trump, live, maxer)
-                    busy_p = 0
-                    for u in range(4):
-                        pu = (h[p] >> (13 * u)) & SUIT_MASK
-                        if pu and (cashed_p >> u) & 1:
-                            busy_p += POP13[pu]
-                if c + tp > best:
-                    best = c + tp
-                    rel = cr | rp
-                ox, oxr, _ = _own_quick_tricks(h, leader, trump, live, maxer, s)
-                if ox > 0 and pop52(h[p]) - busy_p - POP13[ps_s] >= ox and ox + c + tp > best:
-                    best = ox + c + tp
-                    if best > pop52(hand):
-                        best = pop52(hand)
-                    rel = oxr | cr | rp
     return best, rel
 
 
