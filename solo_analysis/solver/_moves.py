@@ -22,6 +22,9 @@ from ._bits import HIBIT, LOWBIT, POP13, opponent_can_ruff, pop52
 # weights): each card the opponents can answer with costs this much (no trump, trumps).
 _LEAD_SIZE_WEIGHT = 8
 _LEAD_SIZE_WEIGHT_TRUMPS = 10
+# A side-suit lead a team-mate can ruff (void, with trumps left; no opponent can ruff it)
+# comes earlier in a trump contract by this much.
+_MATE_RUFF_WEIGHT = 40
 
 
 # inlined into the search (numba IR inlining): no call or reference counting of the arrays
@@ -126,6 +129,16 @@ def gen_moves(
                             opp_top = True
                             rho_top = o == ((seat + 3) & 3)
             ruff_risk = opponent_can_ruff(h, s, trump, maxer, maxer[seat])
+            mate_ruff = False
+            if trump < NT and s != trump:
+                for o in range(4):
+                    if (
+                        o != seat
+                        and maxer[o] == maxer[seat]
+                        and ((h[o] >> (13 * s)) & SUIT_MASK) == 0
+                        and ((h[o] >> (13 * trump)) & SUIT_MASK) != 0
+                    ):
+                        mate_ruff = True
             # cards the opponents can answer this lead with (a void opponent may
             # discard anything): the fewer, the smaller the subtree
             opp_cards = 0
@@ -166,6 +179,8 @@ def gen_moves(
                         sc = (20 if trump == NT else -10) + slen + r
                     if ruff_risk:
                         sc -= 30
+                    elif mate_ruff:
+                        sc += _MATE_RUFF_WEIGHT  # a team-mate's ruff
                     if s == trump:
                         # a lone declarer draws trumps; everyone else leads trumps late
                         sc += 30 if n_opp == 3 else -15
