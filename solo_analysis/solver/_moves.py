@@ -25,6 +25,10 @@ _LEAD_SIZE_WEIGHT_TRUMPS = 10
 # A side-suit lead a team-mate can ruff (void, with trumps left; no opponent can ruff it)
 # comes earlier in a trump contract by this much.
 _MATE_RUFF_WEIGHT = 40
+# A lead toward a finesse (the next hand, an opponent, holds the suit's top live card and a
+# team-mate playing after him the second) comes earlier by this much (trumps, no trump).
+_FINESSE_WEIGHT = 15
+_FINESSE_WEIGHT_NT = 30
 
 
 # inlined into the search (numba IR inlining): no call or reference counting of the arrays
@@ -117,8 +121,18 @@ def gen_moves(
             mate_len = 0
             opp_top = False
             rho_top = False
+            finesse = False
             if L:
                 tb = 13 * s + HIBIT[L]
+                below = L & ~(1 << HIBIT[L])
+                if below:
+                    tb2 = 13 * s + HIBIT[below]
+                    lho = (seat + 1) & 3
+                    if (h[lho] >> tb) & 1 and maxer[lho] != maxer[seat]:
+                        for j in range(2, 4):
+                            o = (seat + j) & 3
+                            if maxer[o] == maxer[seat] and (h[o] >> tb2) & 1:
+                                finesse = True
                 for o in range(4):
                     if o != seat and (h[o] >> tb) & 1:
                         if maxer[o] == maxer[seat]:
@@ -186,6 +200,8 @@ def gen_moves(
                         sc += 30 if n_opp == 3 else -15
                     if opp_top:
                         sc += 15  # knock out an opponent's winner
+                    if finesse:
+                        sc += _FINESSE_WEIGHT if trump < NT else _FINESSE_WEIGHT_NT
                     if rho_top and trump < NT:
                         sc -= 10  # less into the top card of the hand that plays last
                     if rho_top and trump == NT and not top:
