@@ -16,7 +16,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..cards import NT, SUIT_MASK
-from ._bits import HIBIT, LOWBIT, POP13, pop52
+from ._bits import HIBIT, LOWBIT, POP13, opponent_can_ruff, pop52
 
 # Leads are also ordered by the size of the subtree they open (the idea behind DDS's lead
 # weights): each card the opponents can answer with costs this much (no trump, trumps).
@@ -25,9 +25,6 @@ _LEAD_SIZE_WEIGHT_TRUMPS = 10
 # A side-suit lead a team-mate can ruff (void, with trumps left; no opponent can ruff it)
 # comes earlier in a trump contract by this much.
 _MATE_RUFF_WEIGHT = 40
-# At no trump, a lead toward a finesse (the next hand, an opponent, holds the suit's top live
-# card and a team-mate playing after him the second) comes earlier by this much.
-_FINESSE_WEIGHT_NT = 30
 
 
 # inlined into the search (numba IR inlining): no call or reference counting of the arrays
@@ -65,31 +62,6 @@ def gen_moves(
         for o in range(4):
             if maxer[o] != maxer[seat]:
                 n_opp += 1
-    # Leads only: the suits a team-mate and an opponent can ruff (void, with trumps; never
-    # the trump suit), whether the next hand is an opponent, and the cards of the team-mates
-    # after him.
-    mate_ruffs = 0
-    opp_ruffs = 0
-    lho = (seat + 1) & 3
-    lho_opp = False
-    mates_after = 0
-    if npl == 0:
-        lho_opp = maxer[lho] != maxer[seat]
-        for j in range(2, 4):
-            o = (seat + j) & 3
-            if maxer[o] == maxer[seat]:
-                mates_after |= h[o]
-        if trump < NT:
-            for o in range(4):
-                if o != seat and (h[o] >> (13 * trump)) & SUIT_MASK:
-                    voids = 0
-                    for s in range(4):
-                        if ((h[o] >> (13 * s)) & SUIT_MASK) == 0:
-                            voids |= 1 << s
-                    if maxer[o] == maxer[seat]:
-                        mate_ruffs |= voids
-                    else:
-                        opp_ruffs |= voids
     for j in range(npl + 1, 4):
         o = (seat + j - npl) & 3
         if maxer[o] == maxer[seat]:
@@ -145,14 +117,8 @@ def gen_moves(
             mate_len = 0
             opp_top = False
             rho_top = False
-            finesse = False
             if L:
                 tb = 13 * s + HIBIT[L]
-                if trump == NT and lho_opp and (h[lho] >> tb) & 1:
-                    below = L & ~(1 << HIBIT[L])
-                    if below:
-                        tb2 = 13 * s + HIBIT[below]
-                        finesse = (mates_after >> tb2) & 1 != 0
                 for o in range(4):
                     if o != seat and (h[o] >> tb) & 1:
                         if maxer[o] == maxer[seat]:
@@ -162,7 +128,17 @@ def gen_moves(
                         else:
                             opp_top = True
                             rho_top = o == ((seat + 3) & 3)
-            ruff_risk = (opp_ruffs >> s) & 1 != 0
+            ruff_risk = opponent_can_ruff(h, s, trump, maxer, maxer[seat])
+            mate_ruff = False
+            if trump < NT and s != trump:
+                for o in range(4):
+                    if (
+                        o != seat
+                        and maxer[o] == maxer[seat]
+                        and ((h[o] >> (13 * s)) & SUIT_MASK) == 0
+                        and ((h[o] >> (13 * trump)) & SUIT_MASK) != 0
+                    ):
+                        mate_ruff = True
             # cards the opponents can answer this lead with (a void opponent may
             # discard anything): the fewer, the smaller the subtree
             opp_cards = 0
@@ -203,15 +179,13 @@ def gen_moves(
                         sc = (20 if trump == NT else -10) + slen + r
                     if ruff_risk:
                         sc -= 30
-                    elif (mate_ruffs >> s) & 1:
+                    elif mate_ruff:
                         sc += _MATE_RUFF_WEIGHT  # a team-mate's ruff
                     if s == trump:
                         # a lone declarer draws trumps; everyone else leads trumps late
                         sc += 30 if n_opp == 3 else -15
                     if opp_top:
                         sc += 15  # knock out an opponent's winner
-                    if finesse:
-                        sc += _FINESSE_WEIGHT_NT
                     if rho_top and trump < NT:
                         sc -= 10  # less into the top card of the hand that plays last
                     if rho_top and trump == NT and not top:
