@@ -28,7 +28,7 @@ from solo_analysis.errors import (
 from solo_analysis.play import DoubleDummy, PlayModel
 from solo_analysis.rules import load_rules
 from solo_analysis.sampler import DealSampler
-from solo_analysis.stats import deal_features, wilson_interval
+from solo_analysis.stats import N_FEATURES, deal_features, wilson_interval
 from solo_analysis.stats.control import Controls, cv_mean, logit_control, logit_fit
 
 SPADES = "AKQJT98765432..."  # thirteen spades
@@ -483,10 +483,16 @@ def test_control_variate_estimate_on_known_relations():
     deals = np.asarray(DealSampler(LOW, seat="third", turnup="KH", seed=1).draw(5))
     f = deal_features(deals, 2)
     assert (
-        f.shape == (5, 39)
+        f.shape == (5, N_FEATURES)
         and (f[:, :4].sum(axis=1) <= 37).all()
         and (f[:, 4:7].sum(axis=1) <= 13).all()
     )
+    # the other hands' controls (ace 2, king 1): all 12 of the pack, since LOW holds none
+    assert (f[:, 39:42].sum(axis=1) == 12).all()
+    # with hearts trumps: the trump columns follow the other hands' heart lengths
+    f = deal_features(deals, 2, trump=1)
+    hearts = np.stack([((deals[:, q] // 13) == 1).sum(axis=1) for q in (0, 1, 3)], axis=1)
+    assert (f[:, 42:45] == hearts**2).all() and (deal_features(deals, 2)[:, 42:] == 0).all()
 
 
 def _synthetic_controls(rng, n_aux=100_000):

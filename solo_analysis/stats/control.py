@@ -57,7 +57,7 @@ CV_FOLDS: int = 4
 CV_LOGIT_RIDGE: float = 5.0
 CV_LOGIT_STEPS: int = 25
 #: number of columns of :func:`deal_features`
-N_FEATURES: int = 39
+N_FEATURES: int = 48
 
 
 def deal_features(deals: np.ndarray, seat: int, trump: int | None = None) -> np.ndarray:
@@ -68,8 +68,11 @@ def deal_features(deals: np.ndarray, seat: int, trump: int | None = None) -> np.
     these and the player's own hand).  Per suit, over the three other hands: the longest and
     shortest holding, how many of them are void, and the most high-card points one holds (how
     a suit splits matters to a lone declarer more than who holds what).  Per other hand: its
-    points squared, its shortest suit, and its length in ``trump`` when that shortest suit is a
-    void or a singleton (ruffing chances; 0 without ``trump``).
+    points squared, its shortest suit, its length in ``trump`` when that shortest suit is a
+    void or a singleton (ruffing chances), its controls (ace 2, king 1), its trump length
+    squared, and its trumps beyond the first times the cards its shortest suit lacks of three
+    (``max(trumps - 1, 0) * (3 - min(shortest, 3))``: how many ruffs it can take; the trump
+    columns are 0 without ``trump``).
 
     Parameters
     ----------
@@ -91,15 +94,15 @@ def deal_features(deals: np.ndarray, seat: int, trump: int | None = None) -> np.
         return np.zeros((0, N_FEATURES))
     others = [q for q in range(4) if q != seat]
     suit = d[:, others, :] // 13
-    hcp = np.maximum(d[:, others, :] % 13 - 8, 0)
+    rank = d[:, others, :] % 13
+    hcp = np.maximum(rank - 8, 0)
     length = np.stack([(suit == s).sum(axis=2) for s in range(4)], axis=2)  # (n, 3 hands, 4 suits)
     points = np.stack([np.where(suit == s, hcp, 0).sum(axis=2) for s in range(4)], axis=2)
     shortest = length.min(axis=2)
-    ruffs = (
-        np.zeros_like(shortest)
-        if trump is None
-        else np.where(shortest <= 1, length[:, :, trump], 0)
-    )
+    trumps = np.zeros_like(shortest) if trump is None else length[:, :, trump]
+    ruffs = np.where(shortest <= 1, trumps, 0)
+    controls = np.where(rank == 12, 2, 0).sum(axis=2) + (rank == 11).sum(axis=2)
+    ruff_tricks = np.maximum(trumps - 1, 0) * (3 - np.minimum(shortest, 3))
     cols = [
         points[:, :2, :].reshape(n, 8),
         length[:, :2, :3].reshape(n, 6),
@@ -110,6 +113,9 @@ def deal_features(deals: np.ndarray, seat: int, trump: int | None = None) -> np.
         points.sum(axis=2) ** 2,
         shortest,
         ruffs,
+        controls,
+        trumps**2,
+        ruff_tricks,
     ]
     return np.concatenate(cols, axis=1).astype(float)
 
