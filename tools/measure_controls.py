@@ -16,7 +16,7 @@ columns joined them):
   mean error.
 
 The figures of ``docs/statistics.md`` ("What it saves", 2026-12-02) come from this script
-with its defaults (about 5 minutes of solving on two cores, most of it the third-seat hand).
+with its defaults (about 7 minutes on two cores).
 
 Usage::
 
