@@ -723,6 +723,31 @@ def test_solve_questions_reports_the_positions_of_each_answer():
     assert solve_questions(deals, [], return_positions=True) == ([], [])
 
 
+# Misère deals whose search passes the probing threshold (``_kernels.PROBE_FIRST``): sampled
+# for weak hands (declarer South, North leads) and random deals; both answers occur.
+MISERE_PROBED = [
+    ("N:JT7.Q976.J5.A765 986.JT8.AK4.JT94 5432.5432.Q32.32 AKQ.AK.T9876.KQ8", "S", "N"),
+    ("N:JT6.J854.J3.A765 984.AT97.AKQ.JT9 7532.632.852.432 AKQ.KQ.T9764.KQ8", "S", "N"),
+    ("N:T96.AKT54.86.AJ8 5.J7632.KJ752.64 KQJ8.98.A94.KQ95 A7432.Q.QT3.T732", "E", "N"),
+    ("N:52.T8752.J.Q8432 KQ7.AKJ.AQ85.AT9 JT983.Q64.T9732. A64.93.K64.KJ765", "S", "N"),
+    ("N:KQ8.T9.AQT73.QT4 AJ.Q83.K86.J9863 T754.AK76542.J4. 9632.J.952.AK752", "S", "N"),
+    ("N:JT642.5.KT42.852 93.AJT432.653.A3 AKQ8.KQ7.J97.K76 75.986.AQ8.QJT94", "N", "E"),
+]
+
+
+@pytest.mark.parametrize(("pbn", "declarer", "leader"), MISERE_PROBED)
+def test_misere_lead_probing_answers_as_the_leads_do(pbn, declarer, leader):
+    # the defence leads: the declarer makes Misère iff no lead forces a trick on him (each
+    # lead searched from inside the first trick, where nothing is probed)
+    kw = {"trump": None, "leader": leader, "declarers": declarer, "misere": True}
+    cards = Deal.from_pbn(pbn)[SEATS.index(leader)].codes
+    made = all(search_positions(pbn, target=0, trick=[c], **kw)[0] for c in cards)
+    ok, count, _ = search_positions(pbn, target=0, **kw)
+    assert solve(pbn, target=0, **kw) == ok == made and count > 16_384
+    if made:
+        assert solve(pbn, **kw) == 0  # the exact count probes too
+
+
 def test_search_positions_answers_as_solve_and_counts_positions():
     from solo_analysis.sampler import random_deals
 

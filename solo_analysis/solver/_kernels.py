@@ -59,15 +59,69 @@ def roles(declarers_mask, misere):
     return maxer, counted, wants
 
 
+#: positions a search from a trick boundary may take before its leads are probed one by one
+#: (:func:`_can_make`); each round of probes allows each open lead :data:`PROBE_GROWTH` times
+#: more
+PROBE_FIRST = 1 << 14
+PROBE_START = 1 << 10
+PROBE_GROWTH = 4
+
+
+@njit(cache=True)
+def _lead_groups(h, leader, out):
+    """The leader's cards, one a run of equivalent cards (its lowest), into ``out``; count.
+
+    Two cards of the leader in a suit are equivalent when no live card of another hand lies
+    between them.  Suits in order S H D C, runs from the highest.
+    """
+    mine = h[leader]
+    live = h[0] | h[1] | h[2] | h[3]
+    k = 0
+    for s in range(4):
+        base = 13 * s
+        prev = False
+        for r in range(12, -1, -1):
+            c = base + r
+            if (live >> c) & 1 == 0:
+                continue
+            if (mine >> c) & 1:
+                if prev:
+                    out[k - 1] = c  # the same run: keep its lowest card
+                else:
+                    out[k] = c
+                    k += 1
+                prev = True
+            else:
+                prev = False
+    return k
+
+
 @njit(cache=True)
 def _can_make(
     h, trump, leader, maxer, counted, wants, normal, need, tt, moves, scores, hist, positions, stop
 ):
-    """One zero-window search from a trick boundary (see :func:`._search.search`)."""
+    """One zero-window search from a trick boundary (see :func:`._search.search`).
+
+    A search that passes :data:`PROBE_FIRST` positions is continued lead by lead: each round
+    searches every lead not yet decided from the position after it, allowing it
+    :data:`PROBE_GROWTH` times the positions of the round before, and stops at the first lead
+    that decides the question for the side on lead (a lead that makes it for the side that
+    wants the tricks, one that defeats it for the other).  The table keeps every subtree
+    proved, so a lead searched again resumes most of its work.  A hard question's answer
+    often rests on one lead among many, found where the search's move order tried others
+    first at great cost; the answer is the same either way.
+    """
     info, index = tt
     st = np.empty((56, 32), dtype=np.int64)
-    return search(
-        h,
+    limit = positions[3]
+    first = limit
+    if not normal:  # misère: probe the leads of a long search
+        first = min(limit, positions[0] + PROBE_FIRST)
+    positions[3] = first
+    positions[1] = min(positions[1], first)
+    hc = h.copy()
+    ok = search(
+        hc,
         leader,
         need,
         trump,
@@ -89,6 +143,65 @@ def _can_make(
         positions,
         stop,
     )
+    positions[3] = limit
+    if positions[0] <= positions[1]:  # answered
+        positions[1] = min(limit, positions[0] + STOP_EVERY)
+        return ok
+    if first >= limit or positions[0] > limit or (stop is not None and stop[0] != 0):
+        return False  # given up at the caller's limit, or stopped (positions[0] > [1] says so)
+    leads = np.empty(13, dtype=np.int64)
+    n = _lead_groups(h, leader, leads)
+    open_ = np.ones(n, dtype=np.bool_)
+    side = maxer[leader] == 1  # a lead that makes it decides for the maxer, one that fails not
+    allow = PROBE_START // PROBE_GROWTH
+    left = n
+    while left > 0:
+        allow *= PROBE_GROWTH
+        for j in range(n):
+            if not open_[j]:
+                continue
+            c = leads[j]
+            bit = np.int64(1) << c
+            hc = h.copy()
+            hc[leader] ^= bit
+            cap = min(limit, positions[0] + allow)
+            positions[3] = cap
+            positions[1] = min(cap, positions[0] + STOP_EVERY)
+            v = search(
+                hc,
+                leader,
+                need,
+                trump,
+                maxer,
+                counted,
+                wants,
+                normal,
+                info,
+                index,
+                moves,
+                scores,
+                st,
+                hist,
+                1,
+                c // 13,
+                c,
+                leader,
+                bit,
+                positions,
+                stop,
+            )
+            positions[3] = limit
+            if positions[0] > positions[1]:
+                if positions[0] > limit or (stop is not None and stop[0] != 0):
+                    return False  # given up, or stopped (positions[0] > [1] says so)
+                positions[1] = min(limit, positions[0] + STOP_EVERY)
+                continue  # this round's allowance spent: the lead stays open
+            positions[1] = min(limit, positions[0] + STOP_EVERY)
+            if v == side:
+                return v
+            open_[j] = False
+            left -= 1
+    return not side
 
 
 @njit(cache=True)
@@ -245,30 +358,49 @@ def count_positions(
     tt[1][:, 0] = 0  # no entries of an earlier solve (see solve_counted)
     h = hands.copy()
     maxer, counted, wants = roles(declarers_mask, misere)
-    info, index = tt
-    st = np.empty((56, 32), dtype=np.int64)
-    ok = search(
-        h,
-        leader,
-        target + 1 if misere else target,
-        trump,
-        maxer,
-        counted,
-        wants,
-        not misere,
-        info,
-        index,
-        moves,
-        scores,
-        st,
-        new_history(),
-        npl,
-        led,
-        win_card,
-        win_seat,
-        trick_mask,
-        positions,
-    )
+    need = target + 1 if misere else target
+    if npl == 0:  # a trick boundary: the search the solver makes (:func:`_can_make`)
+        ok = _can_make(
+            h,
+            trump,
+            leader,
+            maxer,
+            counted,
+            wants,
+            not misere,
+            need,
+            tt,
+            moves,
+            scores,
+            new_history(),
+            positions,
+            None,
+        )
+    else:
+        info, index = tt
+        st = np.empty((56, 32), dtype=np.int64)
+        ok = search(
+            h,
+            leader,
+            need,
+            trump,
+            maxer,
+            counted,
+            wants,
+            not misere,
+            info,
+            index,
+            moves,
+            scores,
+            st,
+            new_history(),
+            npl,
+            led,
+            win_card,
+            win_seat,
+            trick_mask,
+            positions,
+        )
     if misere:
         # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
         ok = not ok

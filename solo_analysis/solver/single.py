@@ -144,7 +144,8 @@ def search_positions(
 ) -> tuple[bool, int, int]:
     """The answer of :func:`solve` to a ``target`` question and the size of its search.
 
-    A diagnostic for benchmarks and tools: one zero-window search, no limit on positions.
+    A diagnostic for benchmarks and tools: the search :func:`solve` makes (from a trick
+    boundary, one zero-window search, with Misère's lead probing), no limit on positions.
 
     Parameters
     ----------
