@@ -14,12 +14,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..solver._bits import next_task, pop52
+from ..solver._bits import choices, next_task, pop52
 from ..solver._cards import card_values
 from ..solver._kernels import STOPPED, budget, roles
 from ._worlds import sample_worlds, world_key
 
-__all__ = ["TRIES", "choices", "hand_key", "playout_many", "playout_one"]
+__all__ = ["TRIES", "hand_key", "playout_many", "playout_one"]
 
 #: draws of one decision's worlds before it gives up on filling them (prior rejections)
 TRIES = 20_000
@@ -34,37 +34,6 @@ def hand_key(hands, seed):
         h = hands[s]
         x = world_key(x, h & 0xFFFFFFFF, h >> 32, 0)
     return x
-
-
-@njit(cache=True, nogil=True)
-def choices(hand, legal, gone, high, out):
-    """Fill ``out`` with one card a run of touching legal cards; return how many.
-
-    ``legal`` is a mask of the legal cards, ``gone`` the cards of finished tricks: two legal
-    cards touch when every card between them is gone or in ``hand`` (the cards of the trick
-    in progress separate them).  A run is played as its lowest card, or its highest if
-    ``high``.  Cards are visited in code order (suit by suit, low to high).
-    """
-    k = 0
-    first = -1
-    last = -1
-    for card in range(52):
-        if not (legal >> card) & 1:
-            continue
-        if last >= 0 and card // 13 == last // 13:
-            between = ((np.int64(1) << card) - 1) & ~((np.int64(1) << (last + 1)) - 1)
-            if between & ~(gone | hand) == 0:
-                last = card
-                continue
-        if last >= 0:
-            out[k] = last if high else first
-            k += 1
-        first = card
-        last = card
-    if last >= 0:
-        out[k] = last if high else first
-        k += 1
-    return k
 
 
 @njit(cache=True, nogil=True)

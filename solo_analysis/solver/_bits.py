@@ -116,6 +116,37 @@ def opponent_can_ruff(h, s, trump, maxer, side):
     return False
 
 
+@njit(cache=True, nogil=True)
+def choices(hand, legal, gone, high, out):
+    """Fill ``out`` with one card a run of touching legal cards; return how many.
+
+    ``legal`` is a mask of the legal cards, ``gone`` the cards of finished tricks: two legal
+    cards touch when every card between them is gone or in ``hand`` (the cards of the trick
+    in progress separate them).  A run is played as its lowest card, or its highest if
+    ``high``.  Cards are visited in code order (suit by suit, low to high).
+    """
+    k = 0
+    first = -1
+    last = -1
+    for card in range(52):
+        if not (legal >> card) & 1:
+            continue
+        if last >= 0 and card // 13 == last // 13:
+            between = ((np.int64(1) << card) - 1) & ~((np.int64(1) << (last + 1)) - 1)
+            if between & ~(gone | hand) == 0:
+                last = card
+                continue
+        if last >= 0:
+            out[k] = last if high else first
+            k += 1
+        first = card
+        last = card
+    if last >= 0:
+        out[k] = last if high else first
+        k += 1
+    return k
+
+
 # ---------------------------------------------------------------------------
 # intrinsics (LLVM code written by hand), with plain-Python stand-ins for NUMBA_DISABLE_JIT=1
 

@@ -31,7 +31,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._bits import next_task, pop52
+from ..cards import FULL_MASK
+from ._bits import choices, next_task, pop52
 from ._search import STOP_EVERY, search
 from ._table import TT_WAYS
 
@@ -68,59 +69,49 @@ PROBE_GROWTH = 4
 
 
 @njit(cache=True)
-def _lead_groups(h, leader, out):
-    """The leader's cards, one a run of equivalent cards (its lowest), into ``out``; count.
-
-    Two cards of the leader in a suit are equivalent when no live card of another hand lies
-    between them.  Suits in order S H D C, runs from the highest.
-    """
-    mine = h[leader]
-    live = h[0] | h[1] | h[2] | h[3]
-    k = 0
-    for s in range(4):
-        base = 13 * s
-        prev = False
-        for r in range(12, -1, -1):
-            c = base + r
-            if (live >> c) & 1 == 0:
-                continue
-            if (mine >> c) & 1:
-                if prev:
-                    out[k - 1] = c  # the same run: keep its lowest card
-                else:
-                    out[k] = c
-                    k += 1
-                prev = True
-            else:
-                prev = False
-    return k
-
-
-@njit(cache=True)
-def _can_make(
-    h, trump, leader, maxer, counted, wants, normal, need, tt, moves, scores, hist, positions, stop
+def _search_from(
+    h,
+    leader,
+    card,
+    need,
+    trump,
+    maxer,
+    counted,
+    wants,
+    normal,
+    tt,
+    moves,
+    scores,
+    st,
+    hist,
+    cap,
+    positions,
+    stop,
 ):
-    """One zero-window search from a trick boundary (see :func:`._search.search`).
+    """One zero-window search from a trick boundary, or after ``leader`` leads ``card``.
 
-    A search that passes :data:`PROBE_FIRST` positions is continued lead by lead: each round
-    searches every lead not yet decided from the position after it, allowing it
-    :data:`PROBE_GROWTH` times the positions of the round before, and stops at the first lead
-    that decides the question for the side on lead (a lead that makes it for the side that
-    wants the tricks, one that defeats it for the other).  The table keeps every subtree
-    proved, so a lead searched again resumes most of its work.  A hard question's answer
-    often rests on one lead among many, found where the search's move order tried others
-    first at great cost; the answer is the same either way.
+    ``card`` -1 searches from the boundary.  The search may go on until ``positions[0]``
+    passes ``cap`` (at most the limit ``positions[3]``).  Returns ``(value, state)``: state 1
+    answered, 0 stopped at ``cap`` (the counters ready for the next search), -1 given up at
+    the limit or stopped by the flag (``positions[0] > positions[1]`` says so to the caller).
+    ``h`` is left as it was.
     """
     info, index = tt
-    st = np.empty((56, 32), dtype=np.int64)
-    limit = positions[3]
-    first = limit
-    if not normal:  # misère: probe the leads of a long search
-        first = min(limit, positions[0] + PROBE_FIRST)
-    positions[3] = first
-    positions[1] = min(positions[1], first)
     hc = h.copy()
-    ok = search(
+    npl = 0
+    led = -1
+    seat = -1
+    bit = np.int64(0)
+    if card >= 0:
+        bit = np.int64(1) << card
+        hc[leader] ^= bit
+        npl = 1
+        led = card // 13
+        seat = leader
+    limit = positions[3]
+    positions[3] = cap
+    positions[1] = min(positions[1], cap)
+    v = search(
         hc,
         leader,
         need,
@@ -135,22 +126,67 @@ def _can_make(
         scores,
         st,
         hist,
-        0,
-        -1,
-        -1,
-        -1,
-        0,
+        npl,
+        led,
+        card,
+        seat,
+        bit,
         positions,
         stop,
     )
     positions[3] = limit
-    if positions[0] <= positions[1]:  # answered
-        positions[1] = min(limit, positions[0] + STOP_EVERY)
-        return ok
-    if first >= limit or positions[0] > limit or (stop is not None and stop[0] != 0):
-        return False  # given up at the caller's limit, or stopped (positions[0] > [1] says so)
+    state = 1
+    if positions[0] > positions[1]:
+        if positions[0] > limit or (stop is not None and stop[0] != 0):
+            return v, -1
+        state = 0
+    positions[1] = min(limit, positions[0] + STOP_EVERY)
+    return v, state
+
+
+@njit(cache=True)
+def _can_make(
+    h, trump, leader, maxer, counted, wants, normal, need, tt, moves, scores, hist, positions, stop
+):
+    """One zero-window search from a trick boundary (see :func:`._search.search`).
+
+    A Misère search that passes :data:`PROBE_FIRST` positions is continued lead by lead: each
+    round searches every lead not yet decided (one card a run of equivalent cards, as
+    :func:`._bits.choices` lists them) from the position after it, allowing it
+    :data:`PROBE_GROWTH` times the positions of the round before, and stops at the first lead
+    that decides the question for the side on lead (a lead that makes it for the side that
+    wants the tricks, one that defeats it for the other).  The table keeps every subtree
+    proved, so a lead searched again resumes most of its work.  A hard question's answer
+    often rests on one lead among many, found where the search's move order tried others
+    first at great cost; the answer is the same either way.
+    """
+    st = np.empty((56, 32), dtype=np.int64)
+    limit = positions[3]
+    first = limit if normal else min(limit, positions[0] + PROBE_FIRST)
+    ok, state = _search_from(
+        h,
+        leader,
+        -1,
+        need,
+        trump,
+        maxer,
+        counted,
+        wants,
+        normal,
+        tt,
+        moves,
+        scores,
+        st,
+        hist,
+        first,
+        positions,
+        stop,
+    )
+    if state != 0:
+        return ok  # answered, or given up (the caller discards the answer)
     leads = np.empty(13, dtype=np.int64)
-    n = _lead_groups(h, leader, leads)
+    gone = np.int64(FULL_MASK) & ~(h[0] | h[1] | h[2] | h[3])
+    n = choices(h[leader], h[leader], gone, False, leads)
     open_ = np.ones(n, dtype=np.bool_)
     side = maxer[leader] == 1  # a lead that makes it decides for the maxer, one that fails not
     allow = PROBE_START // PROBE_GROWTH
@@ -160,43 +196,29 @@ def _can_make(
         for j in range(n):
             if not open_[j]:
                 continue
-            c = leads[j]
-            bit = np.int64(1) << c
-            hc = h.copy()
-            hc[leader] ^= bit
-            cap = min(limit, positions[0] + allow)
-            positions[3] = cap
-            positions[1] = min(cap, positions[0] + STOP_EVERY)
-            v = search(
-                hc,
+            v, state = _search_from(
+                h,
                 leader,
+                leads[j],
                 need,
                 trump,
                 maxer,
                 counted,
                 wants,
                 normal,
-                info,
-                index,
+                tt,
                 moves,
                 scores,
                 st,
                 hist,
-                1,
-                c // 13,
-                c,
-                leader,
-                bit,
+                min(limit, positions[0] + allow),
                 positions,
                 stop,
             )
-            positions[3] = limit
-            if positions[0] > positions[1]:
-                if positions[0] > limit or (stop is not None and stop[0] != 0):
-                    return False  # given up, or stopped (positions[0] > [1] says so)
-                positions[1] = min(limit, positions[0] + STOP_EVERY)
+            if state < 0:
+                return False
+            if state == 0:
                 continue  # this round's allowance spent: the lead stays open
-            positions[1] = min(limit, positions[0] + STOP_EVERY)
             if v == side:
                 return v
             open_[j] = False
