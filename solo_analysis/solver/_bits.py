@@ -102,16 +102,22 @@ def opponents_hold_trumps(h, trump, maxer, side):
 
 
 @njit(cache=True, inline="always")
+def ruffers(h, s, trump):
+    """The seats (bit ``seat``) void in side suit ``s`` that hold trumps (0 in no trump)."""
+    found = 0
+    if trump < NT and s != trump:
+        for o in range(4):
+            if ((h[o] >> (13 * s)) & SUIT_MASK) == 0 and ((h[o] >> (13 * trump)) & SUIT_MASK) != 0:
+                found |= 1 << o
+    return found
+
+
+@njit(cache=True, inline="always")
 def opponent_can_ruff(h, s, trump, maxer, side):
     """True if an opponent of ``side`` is void in side suit ``s`` and holds trumps."""
-    if trump >= NT or s == trump:
-        return False
+    found = ruffers(h, s, trump)
     for o in range(4):
-        if (
-            maxer[o] != side
-            and ((h[o] >> (13 * s)) & SUIT_MASK) == 0
-            and ((h[o] >> (13 * trump)) & SUIT_MASK) != 0
-        ):
+        if (found >> o) & 1 and maxer[o] != side:
             return True
     return False
 

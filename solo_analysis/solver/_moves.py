@@ -16,7 +16,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..cards import NT, SUIT_MASK
-from ._bits import HIBIT, LOWBIT, POP13, opponent_can_ruff, pop52
+from ._bits import HIBIT, LOWBIT, POP13, pop52, ruffers
 
 # Leads are also ordered by the size of the subtree they open (the idea behind DDS's lead
 # weights): each card the opponents can answer with costs this much (no trump, trumps).
@@ -111,7 +111,7 @@ def gen_moves(
         slen = POP13[(hand >> (13 * s)) & SUIT_MASK]
         if npl == 0:
             # who holds the suit's top live card: a team-mate, or an opponent (and whether
-            # that opponent plays last to the trick); an opponent able to ruff
+            # that opponent plays last to the trick)
             mate_top = False
             mate_pos = 0
             mate_len = 0
@@ -128,16 +128,15 @@ def gen_moves(
                         else:
                             opp_top = True
                             rho_top = o == ((seat + 3) & 3)
-            ruff_risk = opponent_can_ruff(h, s, trump, maxer, maxer[seat])
+            # an opponent able to ruff the suit; a team-mate able to
+            ruff_risk = False
             mate_ruff = False
-            if trump < NT and s != trump:
-                for o in range(4):
-                    if (
-                        o != seat
-                        and maxer[o] == maxer[seat]
-                        and ((h[o] >> (13 * s)) & SUIT_MASK) == 0
-                        and ((h[o] >> (13 * trump)) & SUIT_MASK) != 0
-                    ):
+            rf = ruffers(h, s, trump)
+            for o in range(4):
+                if (rf >> o) & 1:
+                    if maxer[o] != maxer[seat]:
+                        ruff_risk = True
+                    elif o != seat:
                         mate_ruff = True
             # cards the opponents can answer this lead with (a void opponent may
             # discard anything): the fewer, the smaller the subtree
