@@ -363,6 +363,20 @@ def test_pimc_tricks_zero_is_double_dummy_and_the_compiled_play_is_the_reference
     assert list(full) == list(late)
 
 
+def test_pimc_tricks_zero_is_one_search_of_the_deal_within_the_world_budget():
+    # two Solo deals that one search from the first trick boundary answers in 11,380 and
+    # 16,850 positions; valuing each of the leader's 12 cards apart takes 15.2 M and 2.2 M
+    # (every lead that lets the declarer make it must be proved), past the 200,000 positions
+    # of a world, and the playout went on realistically (and made)
+    deals = sample_deals("AKJ94.K83.Q72.65", seat="second", turnup="7S", n=32, seed=1)[[15, 30]]
+    question = Question("S", 0, (1,), False, 5)
+    dd = solve_questions(deals, [question], return_positions=True)
+    model = Pimc(worlds=4, seed=1, pimc_tricks=0)
+    zero = model.ask(deals, [question], turnups=np.full(2, 5))[0]
+    assert [int(x) for x in zero] == [int(x) for x in dd[0][0]] == [0, 0]
+    assert model.positions == int(dd[1][0].sum())
+
+
 def test_pimc_tricks_is_checked_and_named():
     for bad in (-1, 14, 2.0, True):
         with pytest.raises(PlayModelError, match="pimc_tricks"):

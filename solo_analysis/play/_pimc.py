@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from ..solver._bits import choices, next_task, pop52
 from ..solver._cards import card_values
-from ..solver._kernels import STOPPED, budget, roles
+from ..solver._kernels import STOPPED, budget, makes, new_history, roles
 from ._worlds import sample_worlds, world_key
 
 __all__ = ["TRIES", "hand_key", "playout_many", "playout_one"]
@@ -104,46 +104,27 @@ def playout_one(
     caps = np.zeros(4, dtype=np.int64)
     while left > 0:
         if dd_after >= 0 and npl == 0 and 13 - left >= dd_after:
-            # the rest double-dummy: the leader's choices valued on the real deal
-            k = choices(h[leader], h[leader], gone, False, cand)
-            options = cand[:k].copy()
+            # the rest double-dummy: one search of the real deal from this trick boundary
             budget_d = budget(limit)
-            values = card_values(
+            v = makes(
                 h,
                 trump,
                 leader,
-                0,
-                -1,
-                -1,
-                -1,
-                np.int64(0),
                 declarers_mask,
                 misere,
                 target - won,
-                options,
                 tt,
                 moves,
                 scores,
+                new_history(),
                 budget_d,
-                False,
                 stop,
             )
             if stop[0] != 0:
                 return False, -1
             positions += budget_d[0]
-            settled = True
-            best = -1
-            worst = 2
-            for j in range(k):
-                v = values[j]
-                if v < 0:
-                    settled = False
-                best = max(best, v)
-                worst = min(worst, v)
-            if settled:
-                if (declarers_mask >> leader) & 1:
-                    return best == 1, positions
-                return worst == 1, positions
+            if v >= 0:
+                return v == 1, positions
             dd_after = -1  # the search gave up: play on realistically
         seat = (leader + npl) & 3
         legal = _legal(h[seat], npl, led)

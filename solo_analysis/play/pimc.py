@@ -40,7 +40,7 @@ from ..bidding.policy import POLICY_FEATURES, FittedPolicy, default_policy
 from ..errors import PlayModelError
 from ..solver import Question
 from ..solver._cards import card_values_seq
-from ..solver._kernels import codes_to_masks, new_tables
+from ..solver._kernels import budget, codes_to_masks, makes, new_history, new_tables
 from ..solver._table import TT_BITS_DEFAULT
 from ..solver.batch import check_max_positions, check_threads, run_stoppable
 from ..solver.trick import Trick, legal_cards
@@ -219,40 +219,25 @@ def playout(
     dd_after = -1 if pimc_tricks is None else pimc_tricks
     while left > 0:
         if dd_after >= 0 and trick.npl == 0 and 13 - left >= dd_after:
-            # the rest double-dummy: the leader's choices valued on the real deal
-            options = np.array(
-                _choices(
-                    int(h[trick.leader]),
-                    legal_cards(int(h[trick.leader]), trick),
-                    trick,
-                    gone,
-                    False,
-                ),
-                dtype=np.int64,
-            )
-            values, work = card_values_seq(
-                h[None, :].copy(),
+            # the rest double-dummy: one search of the real deal from this trick boundary
+            work = budget(limit)
+            v = makes(
+                h.copy(),
                 trump,
                 trick.leader,
-                0,
-                -1,
-                -1,
-                -1,
-                np.int64(0),
                 mask,
                 misere,
                 target - won,
-                options,
                 (infos[0], indexes[0]),
                 moves[0],
                 scores[0],
-                limit,
+                new_history(),
+                work,
                 _NO_STOP,
             )
-            positions += int(work.sum())
-            if (values >= 0).all():
-                best = values.max() if trick.leader in side else values.min()
-                return bool(best == 1), positions
+            positions += int(work[0])
+            if v >= 0:
+                return bool(v == 1), positions
             dd_after = -1  # the search gave up: play on realistically
         seat = trick.to_play
         legal = legal_cards(int(h[seat]), trick)

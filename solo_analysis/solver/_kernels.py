@@ -227,6 +227,58 @@ def _can_make(
 
 
 @njit(cache=True)
+def makes(
+    h, trump, leader, declarers_mask, misere, target, tt, moves, scores, hist, positions, stop
+):
+    """Whether the declarer side makes ``target`` from a trick boundary: 1 or 0, -1 given up.
+
+    Normal contracts: the side takes at least ``target`` of the remaining tricks; misère: the
+    declarer at most ``target``.  The table is used as it is (what it holds from searches of
+    the same declarer side and kind of contract serves this one); ``hist`` and ``positions``
+    as in :func:`solve_counted`, which empties the table first.
+    """
+    maxer, counted, wants = roles(declarers_mask, misere)
+    if misere:
+        # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
+        ok = not _can_make(
+            h,
+            trump,
+            leader,
+            maxer,
+            counted,
+            wants,
+            False,
+            target + 1,
+            tt,
+            moves,
+            scores,
+            hist,
+            positions,
+            stop,
+        )
+    else:
+        ok = _can_make(
+            h,
+            trump,
+            leader,
+            maxer,
+            counted,
+            wants,
+            True,
+            target,
+            tt,
+            moves,
+            scores,
+            hist,
+            positions,
+            stop,
+        )
+    if positions[0] > positions[1]:
+        return -1
+    return 1 if ok else 0
+
+
+@njit(cache=True)
 def new_history():
     """Move-ordering memory of one solve (``hist``, see :mod:`._moves`).
 
@@ -284,44 +336,20 @@ def solve_counted(
     n = pop52(h[0])
     hist = new_history()
     if target >= 0:
-        if misere:
-            # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
-            ok = not _can_make(
-                h,
-                trump,
-                leader,
-                maxer,
-                counted,
-                wants,
-                normal,
-                target + 1,
-                tt,
-                moves,
-                scores,
-                hist,
-                positions,
-                stop,
-            )
-        else:
-            ok = _can_make(
-                h,
-                trump,
-                leader,
-                maxer,
-                counted,
-                wants,
-                normal,
-                target,
-                tt,
-                moves,
-                scores,
-                hist,
-                positions,
-                stop,
-            )
-        if positions[0] > positions[1]:
-            return -1
-        return 1 if ok else 0
+        return makes(
+            h,
+            trump,
+            leader,
+            declarers_mask,
+            misere,
+            target,
+            tt,
+            moves,
+            scores,
+            hist,
+            positions,
+            stop,
+        )
     # exact count: largest t with "maxer can force counted >= t" (binary search)
     lo = 0
     hi = n
