@@ -222,7 +222,7 @@ def playout(
             # the rest double-dummy: one search of the real deal from this trick boundary
             work = budget(limit)
             v = makes(
-                h.copy(),
+                h,
                 trump,
                 trick.leader,
                 mask,

@@ -331,9 +331,6 @@ def solve_counted(
     # its size and so a limit's outcome depend on this deal alone.
     tt[1][:, 0] = 0
     h = hands.copy()
-    maxer, counted, wants = roles(declarers_mask, misere)
-    normal = not misere
-    n = pop52(h[0])
     hist = new_history()
     if target >= 0:
         return makes(
@@ -350,6 +347,9 @@ def solve_counted(
             positions,
             stop,
         )
+    maxer, counted, wants = roles(declarers_mask, misere)
+    normal = not misere
+    n = pop52(h[0])
     # exact count: largest t with "maxer can force counted >= t" (binary search)
     lo = 0
     hi = n
@@ -407,32 +407,32 @@ def count_positions(
     positions = budget(NO_LIMIT)
     tt[1][:, 0] = 0  # no entries of an earlier solve (see solve_counted)
     h = hands.copy()
-    maxer, counted, wants = roles(declarers_mask, misere)
-    need = target + 1 if misere else target
-    if npl == 0:  # a trick boundary: the search the solver makes (:func:`_can_make`)
-        ok = _can_make(
-            h,
-            trump,
-            leader,
-            maxer,
-            counted,
-            wants,
-            not misere,
-            need,
-            tt,
-            moves,
-            scores,
-            new_history(),
-            positions,
-            None,
+    if npl == 0:  # a trick boundary: the search the solver makes (:func:`makes`)
+        ok = (
+            makes(
+                h,
+                trump,
+                leader,
+                declarers_mask,
+                misere,
+                target,
+                tt,
+                moves,
+                scores,
+                new_history(),
+                positions,
+                None,
+            )
+            == 1
         )
     else:
+        maxer, counted, wants = roles(declarers_mask, misere)
         info, index = tt
         st = np.empty((56, 32), dtype=np.int64)
         ok = search(
             h,
             leader,
-            need,
+            target + 1 if misere else target,
             trump,
             maxer,
             counted,
@@ -451,9 +451,9 @@ def count_positions(
             trick_mask,
             positions,
         )
-    if misere:
-        # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
-        ok = not ok
+        if misere:
+            # declarer holds himself to <= target  <=>  defence cannot force >= target + 1
+            ok = not ok
     return ok, positions[0], positions[2]
 
 

@@ -128,7 +128,7 @@ def gen_moves(
                         else:
                             opp_top = True
                             rho_top = o == ((seat + 3) & 3)
-            # an opponent able to ruff the suit; a team-mate able to
+            # whether an opponent, or a team-mate, can ruff the suit
             ruff_risk = False
             mate_ruff = False
             rf = ruffers(h, s, trump)
