@@ -1028,3 +1028,55 @@ def test_misere_declarer_with_low_cards_against_oracle(k):
             assert ok.tolist() == want_ok
     # both outcomes occur often, so the bound's cases and its failures are both exercised
     assert 0.1 * count < made < 0.9 * count
+
+
+def trump_heavy_endings(rng: np.random.Generator, n: int, k: int, declarer: int) -> np.ndarray:
+    """Random k-card endings in spades where ``declarer`` holds several of the higher trumps.
+
+    The cases a lone declarer's trump bounds decide (drawing trumps with his top ones, then
+    pairing the rest against the opponents' remaining trumps), and their edge cases.
+    """
+    out = np.empty((n, 4, k), dtype=np.int8)
+    weight = (1.0 + np.arange(13)) ** 2  # his trumps lean high
+    for i in range(n):
+        mine_n = int(rng.integers(2, k + 1))
+        mine = rng.choice(13, size=mine_n, replace=False, p=weight / weight.sum())
+        side = rng.permutation(np.arange(13, 52))
+        theirs_n = int(rng.integers(1, min(13 - mine_n, 3 * k) + 1))
+        theirs = rng.choice(np.setdiff1d(np.arange(13), mine), size=theirs_n, replace=False)
+        out[i, declarer] = np.concatenate([mine, side[: k - mine_n]])
+        pool = np.concatenate([theirs, side[k - mine_n : k - mine_n + 3 * k - theirs_n]])
+        rng.shuffle(pool)
+        seats = [s for s in range(4) if s != declarer]
+        for j, s in enumerate(seats):
+            out[i, s] = pool[j * k : (j + 1) * k]
+    return out
+
+
+@pytest.mark.parametrize("k", [4, 5])
+def test_lone_declarer_trump_endings_against_oracle(k):
+    """A lone declarer long in trumps: the drawing bound never exceeds the oracle's count,
+    it decides many of these endings, and the solver answers as the oracle (every leader)."""
+    from solo_analysis.solver._bounds import drawn_trumps
+
+    rng = np.random.default_rng([47, k])
+    count = decided = 0
+    for declarer in range(4):
+        deals = trump_heavy_endings(rng, 12 if k == 4 else 5, k, declarer)
+        for deal in deals:
+            assert len(set(deal.ravel().tolist())) == 4 * k
+        for leader in range(4):
+            got = solve_batch(deals, trump=0, leader=leader, declarers=(declarer,))
+            for i, deal in enumerate(deals):
+                want = oracle(deal, 0, leader, (declarer,), False)
+                assert int(got[i]) == want, (
+                    f"{describe(deal, 0, leader, (declarer,), False)}: oracle {want}, got {got[i]}"
+                )
+                count += 1
+                if leader != declarer:
+                    continue
+                h = np.array([sum(1 << int(c) for c in row) for row in deal], dtype=np.int64)
+                bound, _ = drawn_trumps(h, leader, 0, int(h[0] | h[1] | h[2] | h[3]))
+                assert bound <= want, f"{describe(deal, 0, leader, (declarer,), False)}: {bound}"
+                decided += bound == want
+    assert decided > 0.2 * count / 4

@@ -2,7 +2,7 @@
 
 At a trick boundary (the side on lead to play): quick tricks (:func:`quick_tricks`), one
 sure trick on lead in a trump contract (:func:`sure_lead`), sure trump tricks
-(:func:`sure_trumps`), the all-tricks bound (:func:`all_tricks_bound`), and for misère at no
+(:func:`sure_trumps`), a lone declarer's trumps drawn from the top (:func:`drawn_trumps`), the all-tricks bound (:func:`all_tricks_bound`), and for misère at no
 trump the declarer's safety (:func:`misere_safe`) and a forced win (:func:`misere_forced`).
 At the second card of a trick at no trump: the second hand's sure tricks
 (:func:`second_hand_nt`).  After every move of a position failed: the cards its result came
@@ -199,6 +199,59 @@ def sure_trumps(h, trump, side, want_side, live):
     if best > 0 and theirs != 0:  # against no trumps any trump wins: ranks do not matter
         rel = (lt & ~((1 << low) - 1)) << (13 * trump)
     return best, rel
+
+
+@njit(cache=True)
+def drawn_trumps(h, leader, trump, live):
+    """Trump tricks a lone declarer on lead surely takes by drawing trumps first.
+
+    He leads his top run of trumps (cards no other trump beats), one a trick, and wins each
+    of those tricks; every opponent holding trumps must follow to them, and each gives up
+    his lowest ones at worst for the declarer (a lower card kept in place of a higher one
+    can only beat fewer of the declarer's).  Then the pairing of :func:`sure_trumps` counts
+    the declarer's remaining trumps that surely win against the opponents' remaining ones.
+    Returns ``(tricks, relevant)``: the run plus that count, relying on the owners of the
+    live trumps from the top down to the deciding one (the lowest of the run, or the
+    declarer's trump where the pairing counts most).  Below it the owners do not matter: with
+    the lengths fixed (the table's key), each opponent keeps the same trumps above it.
+    """
+    lt = (live >> (13 * trump)) & SUIT_MASK
+    mine = (h[leader] >> (13 * trump)) & SUIT_MASK
+    if mine == 0 or mine == lt:
+        return POP13[mine], 0
+    k = top_run(mine, lt)
+    if k == 0:
+        return 0, 0
+    rest = mine
+    for _ in range(k):
+        low = HIBIT[rest]
+        rest &= ~(1 << low)
+    theirs = 0
+    for o in range(4):
+        if o == leader:
+            continue
+        t = (h[o] >> (13 * trump)) & SUIT_MASK
+        for _ in range(k):
+            t &= t - 1
+        theirs |= t
+    if theirs == 0:
+        # drawn out: every trump he has left wins, whatever its rank
+        return POP13[mine], (lt & ~((1 << low) - 1)) << (13 * trump)
+    best = 0
+    c = 0
+    j = 0
+    r = 12
+    while r >= 0:
+        b = 1 << r
+        if theirs & b:
+            c += 1
+        elif rest & b:
+            j += 1
+            if j - c > best:
+                best = j - c
+                low = r
+        r -= 1
+    return k + best, (lt & ~((1 << low) - 1)) << (13 * trump)
 
 
 @njit(cache=True, inline="always")

@@ -49,6 +49,7 @@ from ._bits import (
 )
 from ._bounds import (
     all_tricks_bound,
+    drawn_trumps,
     misere_forced,
     misere_safe,
     quick_tricks,
@@ -199,6 +200,13 @@ def search(
                             value = v
                             resolved = True
                             rel = lrel
+                    if not resolved and lone and trump < NT:
+                        # A lone declarer on lead draws trumps with his top ones first.
+                        dt, drel = drawn_trumps(h, leader, trump, live)
+                        if dt >= need:
+                            value = True
+                            resolved = True
+                            rel = drel
                     if not resolved and trump < NT:
                         sm, srel = sure_trumps(h, trump, maxer, 1, live)
                         if sm >= need:
