@@ -208,35 +208,40 @@ def drawn_trumps(h, leader, trump, live):
     He leads his top run of trumps (cards no other trump beats), one a trick, and wins each
     of those tricks; every opponent holding trumps must follow to them, and each gives up
     his lowest ones at worst for the declarer (a lower card kept in place of a higher one
-    can only beat fewer of the declarer's).  Then the pairing of :func:`sure_trumps` counts
-    the declarer's remaining trumps that surely win against the opponents' remaining ones.
-    Returns ``(tricks, relevant)``: the run plus that count, relying on the owners of the
-    live trumps from the top down to the deciding one (the lowest of the run, or the
-    declarer's trump where the pairing counts most).  Below it the owners do not matter: with
+    can only beat fewer of the declarer's).  With the opponents' high trumps gone, his next
+    ones may have become a top run in turn: he goes on while he has one.  Then the pairing
+    of :func:`sure_trumps` counts the declarer's remaining trumps that surely win against
+    the opponents' remaining ones.  Returns ``(tricks, relevant)``: the runs plus that count,
+    relying on the owners of the live trumps from the top down to the deciding one (the
+    lowest card of the runs, or the declarer's trump where the pairing counts most).  Below it the owners do not matter: with
     the lengths fixed (the table's key), each opponent keeps the same trumps above it.
     """
     lt = (live >> (13 * trump)) & SUIT_MASK
-    mine = (h[leader] >> (13 * trump)) & SUIT_MASK
-    if mine == 0 or mine == lt:
-        return POP13[mine], 0
-    k = top_run(mine, lt)
-    if k == 0:
-        return 0, 0
-    rest = mine
-    for _ in range(k):
-        low = HIBIT[rest]
-        rest &= ~(1 << low)
-    theirs = 0
-    for o in range(4):
-        if o == leader:
-            continue
-        t = (h[o] >> (13 * trump)) & SUIT_MASK
+    rest = (h[leader] >> (13 * trump)) & SUIT_MASK
+    if rest == 0 or rest == lt:
+        return POP13[rest], 0
+    ta = (h[(leader + 1) & 3] >> (13 * trump)) & SUIT_MASK
+    tb = (h[(leader + 2) & 3] >> (13 * trump)) & SUIT_MASK
+    tc = (h[(leader + 3) & 3] >> (13 * trump)) & SUIT_MASK
+    drawn = 0
+    low = 13
+    while True:
+        theirs = ta | tb | tc
+        if theirs == 0:
+            # drawn out: every trump he has left wins, whatever its rank
+            return drawn + POP13[rest], (lt & ~((1 << low) - 1)) << (13 * trump)
+        k = top_run(rest, rest | theirs)
+        if k == 0:
+            break
         for _ in range(k):
-            t &= t - 1
-        theirs |= t
-    if theirs == 0:
-        # drawn out: every trump he has left wins, whatever its rank
-        return POP13[mine], (lt & ~((1 << low) - 1)) << (13 * trump)
+            low = HIBIT[rest]
+            rest &= ~(1 << low)
+            ta &= ta - 1
+            tb &= tb - 1
+            tc &= tc - 1
+        drawn += k
+    if drawn == 0:
+        return 0, 0
     best = 0
     c = 0
     j = 0
@@ -251,7 +256,7 @@ def drawn_trumps(h, leader, trump, live):
                 best = j - c
                 low = r
         r -= 1
-    return k + best, (lt & ~((1 << low) - 1)) << (13 * trump)
+    return drawn + best, (lt & ~((1 << low) - 1)) << (13 * trump)
 
 
 @njit(cache=True, inline="always")
