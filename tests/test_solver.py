@@ -34,6 +34,7 @@ from solo_analysis.solver import (
     solve_leads,
     solve_questions,
 )
+from solo_analysis.solver._bounds import drawn_trumps
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
 # does, with numpy's warning.
@@ -1055,10 +1056,11 @@ def trump_heavy_endings(rng: np.random.Generator, n: int, k: int, declarer: int)
 
 @pytest.mark.parametrize("k", [4, 5])
 def test_lone_declarer_trump_endings_against_oracle(k):
-    """A lone declarer long in trumps: the drawing bound never exceeds the oracle's count,
-    it decides many of these endings, and the solver answers as the oracle (every leader)."""
-    from solo_analysis.solver._bounds import drawn_trumps
+    """A lone declarer long in trumps, against the oracle.
 
+    The drawing bound never exceeds the oracle's count and decides many of these endings; the
+    solver answers as the oracle for every leader.
+    """
     rng = np.random.default_rng([47, k])
     count = decided = 0
     for declarer in range(4):

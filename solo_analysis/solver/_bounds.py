@@ -2,8 +2,9 @@
 
 At a trick boundary (the side on lead to play): quick tricks (:func:`quick_tricks`), one
 sure trick on lead in a trump contract (:func:`sure_lead`), sure trump tricks
-(:func:`sure_trumps`), a lone declarer's trumps drawn from the top (:func:`drawn_trumps`), the all-tricks bound (:func:`all_tricks_bound`), and for misère at no
-trump the declarer's safety (:func:`misere_safe`) and a forced win (:func:`misere_forced`).
+(:func:`sure_trumps`), a lone declarer's trumps drawn from the top (:func:`drawn_trumps`),
+the all-tricks bound (:func:`all_tricks_bound`), and for misère at no trump the declarer's
+safety (:func:`misere_safe`) and a forced win (:func:`misere_forced`).
 At the second card of a trick at no trump: the second hand's sure tricks
 (:func:`second_hand_nt`).  After every move of a position failed: the cards its result came
 to depend on through the runs of equivalent cards it searched (:func:`straddling_runs`).
@@ -213,8 +214,9 @@ def drawn_trumps(h, leader, trump, live):
     of :func:`sure_trumps` counts the declarer's remaining trumps that surely win against
     the opponents' remaining ones.  Returns ``(tricks, relevant)``: the runs plus that count,
     relying on the owners of the live trumps from the top down to the deciding one (the
-    lowest card of the runs, or the declarer's trump where the pairing counts most).  Below it the owners do not matter: with
-    the lengths fixed (the table's key), each opponent keeps the same trumps above it.
+    lowest card of the runs, or the declarer's trump where the pairing counts most).  Below
+    it the owners do not matter: with the lengths fixed (the table's key), each opponent
+    keeps the same trumps above it.
     """
     lt = (live >> (13 * trump)) & SUIT_MASK
     rest = (h[leader] >> (13 * trump)) & SUIT_MASK
