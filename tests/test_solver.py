@@ -34,7 +34,7 @@ from solo_analysis.solver import (
     solve_leads,
     solve_questions,
 )
-from solo_analysis.solver._bounds import drawn_trumps
+from solo_analysis.solver._bounds import defended_trumps, drawn_trumps
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
 # does, with numpy's warning.
@@ -1058,11 +1058,12 @@ def trump_heavy_endings(rng: np.random.Generator, n: int, k: int, declarer: int)
 def test_lone_declarer_trump_endings_against_oracle(k):
     """A lone declarer long in trumps, against the oracle.
 
-    The drawing bound never exceeds the oracle's count and decides many of these endings; the
-    solver answers as the oracle for every leader.
+    The drawing bound (declarer on lead) and the bound for an opponent's lead never exceed
+    the oracle's count and decide many of these endings; the solver answers as the oracle
+    for every leader.
     """
     rng = np.random.default_rng([47, k])
-    count = decided = 0
+    count = decided = defended = 0
     for declarer in range(4):
         deals = trump_heavy_endings(rng, 12 if k == 4 else 5, k, declarer)
         for deal in deals:
@@ -1075,10 +1076,14 @@ def test_lone_declarer_trump_endings_against_oracle(k):
                     f"{describe(deal, 0, leader, (declarer,), False)}: oracle {want}, got {got[i]}"
                 )
                 count += 1
-                if leader != declarer:
-                    continue
                 h = np.array([sum(1 << int(c) for c in row) for row in deal], dtype=np.int64)
-                bound, _ = drawn_trumps(h, leader, 0, int(h[0] | h[1] | h[2] | h[3]))
+                live = int(h[0] | h[1] | h[2] | h[3])
+                if leader == declarer:
+                    bound, _ = drawn_trumps(h, leader, 0, live)
+                    decided += bound == want
+                else:
+                    bound, _ = defended_trumps(h, declarer, 0, live)
+                    defended += bound == want
                 assert bound <= want, f"{describe(deal, 0, leader, (declarer,), False)}: {bound}"
-                decided += bound == want
     assert decided > 0.2 * count / 4
+    assert defended > 0.05 * count * 3 / 4

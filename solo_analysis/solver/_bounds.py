@@ -202,6 +202,47 @@ def sure_trumps(h, trump, side, want_side, live):
     return best, rel
 
 
+@njit(cache=True, inline="always")
+def _draw(rest, ta, tb, tc, low):
+    """Trump tricks of a lone hand on lead with trumps ``rest`` against ``ta``, ``tb``, ``tc``.
+
+    See :func:`drawn_trumps`: the top runs drawn, each opponent giving up his lowest trumps,
+    then the pairing.  13-bit rank masks.  Returns ``(tricks, low)``: ``low`` the deciding
+    rank, the lowest card of the runs or the pairing's (the ``low`` passed in if neither).
+    """
+    drawn = 0
+    while True:
+        theirs = ta | tb | tc
+        if theirs == 0:
+            # drawn out: every trump he has left wins, whatever its rank
+            return drawn + POP13[rest], low
+        k = top_run(rest, rest | theirs)
+        if k == 0:
+            break
+        for _ in range(k):
+            low = HIBIT[rest]
+            rest &= ~(1 << low)
+            ta &= ta - 1
+            tb &= tb - 1
+            tc &= tc - 1
+        drawn += k
+    best = 0
+    c = 0
+    j = 0
+    r = 12
+    while r >= 0:
+        b = 1 << r
+        if theirs & b:
+            c += 1
+        elif rest & b:
+            j += 1
+            if j - c > best:
+                best = j - c
+                low = r
+        r -= 1
+    return drawn + best, low
+
+
 @njit(cache=True)
 def drawn_trumps(h, leader, trump, live):
     """Trump tricks a lone declarer on lead surely takes by drawing trumps first.
@@ -222,43 +263,48 @@ def drawn_trumps(h, leader, trump, live):
     rest = (h[leader] >> (13 * trump)) & SUIT_MASK
     if rest == 0 or rest == lt:
         return POP13[rest], 0
+    if top_run(rest, lt) == 0:
+        return 0, 0
     ta = (h[(leader + 1) & 3] >> (13 * trump)) & SUIT_MASK
     tb = (h[(leader + 2) & 3] >> (13 * trump)) & SUIT_MASK
     tc = (h[(leader + 3) & 3] >> (13 * trump)) & SUIT_MASK
-    drawn = 0
-    low = 13
-    while True:
-        theirs = ta | tb | tc
-        if theirs == 0:
-            # drawn out: every trump he has left wins, whatever its rank
-            return drawn + POP13[rest], (lt & ~((1 << low) - 1)) << (13 * trump)
-        k = top_run(rest, rest | theirs)
-        if k == 0:
-            break
-        for _ in range(k):
-            low = HIBIT[rest]
-            rest &= ~(1 << low)
-            ta &= ta - 1
-            tb &= tb - 1
-            tc &= tc - 1
-        drawn += k
-    if drawn == 0:
+    tricks, low = _draw(rest, ta, tb, tc, 13)
+    return tricks, (lt & ~((1 << low) - 1)) << (13 * trump)
+
+
+@njit(cache=True)
+def defended_trumps(h, dcl, trump, live):
+    """Trump tricks a lone declarer holding the top trump surely takes, an opponent on lead.
+
+    He follows suit with his side cards while he can and keeps his trumps until one of
+    three things happens, each leaving his trumps as they are and the opponents' the same
+    or fewer (they can only have ruffed): he wins a trick with a side card and is on lead;
+    trumps are led, and he plays the top trump, wins and is on lead as after the first
+    trick of :func:`drawn_trumps`' drawing (the opponents chose their trumps, which that
+    count already allows for); or a suit he is void in is led, and he ruffs with the top
+    trump, wins, and draws with the rest.  So he takes at least the smaller of
+    :func:`drawn_trumps`' count and one more than the drawing count of his other trumps
+    (fewer or lower opponents' trumps only raise either count).  Returns ``(tricks,
+    relevant)``, 0 if he lacks the top trump: the live trumps down to the deciding card of
+    either count.
+    """
+    lt = (live >> (13 * trump)) & SUIT_MASK
+    mine = (h[dcl] >> (13 * trump)) & SUIT_MASK
+    if mine == 0 or not (mine >> HIBIT[lt]) & 1:
         return 0, 0
-    best = 0
-    c = 0
-    j = 0
-    r = 12
-    while r >= 0:
-        b = 1 << r
-        if theirs & b:
-            c += 1
-        elif rest & b:
-            j += 1
-            if j - c > best:
-                best = j - c
-                low = r
-        r -= 1
-    return drawn + best, (lt & ~((1 << low) - 1)) << (13 * trump)
+    if mine == lt:
+        return POP13[mine], 0
+    ta = (h[(dcl + 1) & 3] >> (13 * trump)) & SUIT_MASK
+    tb = (h[(dcl + 2) & 3] >> (13 * trump)) & SUIT_MASK
+    tc = (h[(dcl + 3) & 3] >> (13 * trump)) & SUIT_MASK
+    best, low = _draw(mine, ta, tb, tc, 13)
+    top = HIBIT[mine]
+    v, lo = _draw(mine & ~(1 << top), ta, tb, tc, top)
+    if v + 1 < best:
+        best = v + 1
+    if lo < low:
+        low = lo
+    return best, (lt & ~((1 << low) - 1)) << (13 * trump)
 
 
 @njit(cache=True, inline="always")

@@ -49,6 +49,7 @@ from ._bits import (
 )
 from ._bounds import (
     all_tricks_bound,
+    defended_trumps,
     drawn_trumps,
     misere_forced,
     misere_safe,
@@ -207,6 +208,22 @@ def search(
                             value = True
                             resolved = True
                             rel = drel
+                    if (
+                        not resolved
+                        and trump < NT
+                        and not maxer[leader]
+                        and maxer[0] + maxer[1] + maxer[2] + maxer[3] == 1
+                    ):
+                        # A defender leads against a lone declarer (who needs the top trump).
+                        dcl = 0
+                        while not maxer[dcl]:
+                            dcl += 1
+                        if POP13[(h[dcl] >> (13 * trump)) & SUIT_MASK] >= need:
+                            dt, drel = defended_trumps(h, dcl, trump, live)
+                            if dt >= need:
+                                value = True
+                                resolved = True
+                                rel = drel
                     if not resolved and trump < NT:
                         sm, srel = sure_trumps(h, trump, maxer, 1, live)
                         if sm >= need:
