@@ -2,8 +2,9 @@
 
 At a trick boundary (the side on lead to play): quick tricks (:func:`quick_tricks`), one
 sure trick on lead in a trump contract (:func:`sure_lead`), sure trump tricks
-(:func:`sure_trumps`), a lone declarer's trumps drawn from the top (:func:`drawn_trumps`),
-the all-tricks bound (:func:`all_tricks_bound`), and for misère at no trump the declarer's
+(:func:`sure_trumps`), a lone declarer's trumps drawn from the top (:func:`drawn_trumps`)
+and, an opponent on lead, kept until he can draw (:func:`defended_trumps`), the all-tricks
+bound (:func:`all_tricks_bound`), and for misère at no trump the declarer's
 safety (:func:`misere_safe`) and a forced win (:func:`misere_forced`).
 At the second card of a trick at no trump: the second hand's sure tricks
 (:func:`second_hand_nt`).  After every move of a position failed: the cards its result came
@@ -159,6 +160,32 @@ def quick_tricks(h, leader, trump, live, maxer):
     return best, rel
 
 
+@njit(cache=True, inline="always")
+def _pairing(mine, theirs):
+    """Trumps of ``mine`` that surely win against ``theirs`` (13-bit rank masks).
+
+    The largest ``j - c`` over ``mine``'s ``j`` highest cards, ``c`` the cards of ``theirs``
+    above the ``j``-th.  Returns ``(count, rank)``: ``rank`` the ``j``-th card where the
+    count is first reached (13 if the count is 0).
+    """
+    best = 0
+    low = 13
+    c = 0
+    j = 0
+    r = 12
+    while r >= 0:
+        b = 1 << r
+        if theirs & b:
+            c += 1
+        elif mine & b:
+            j += 1
+            if j - c > best:
+                best = j - c
+                low = r
+        r -= 1
+    return best, low
+
+
 @njit(cache=True)
 def sure_trumps(h, trump, side, want_side, live):
     """Sure trump tricks of the seats with ``side == want_side``.
@@ -183,19 +210,10 @@ def sure_trumps(h, trump, side, want_side, live):
         mine = (h[o] >> (13 * trump)) & SUIT_MASK
         if mine == 0:
             continue
-        c = 0
-        j = 0
-        r = 12
-        while r >= 0:
-            b = 1 << r
-            if theirs & b:
-                c += 1
-            elif mine & b:
-                j += 1
-                if j - c > best:
-                    best = j - c
-                    low = r
-            r -= 1
+        n, r = _pairing(mine, theirs)
+        if n > best:
+            best = n
+            low = r
     rel = 0
     if best > 0 and theirs != 0:  # against no trumps any trump wins: ranks do not matter
         rel = (lt & ~((1 << low) - 1)) << (13 * trump)
@@ -226,20 +244,9 @@ def _draw(rest, ta, tb, tc, low):
             tb &= tb - 1
             tc &= tc - 1
         drawn += k
-    best = 0
-    c = 0
-    j = 0
-    r = 12
-    while r >= 0:
-        b = 1 << r
-        if theirs & b:
-            c += 1
-        elif rest & b:
-            j += 1
-            if j - c > best:
-                best = j - c
-                low = r
-        r -= 1
+    best, r = _pairing(rest, theirs)
+    if best > 0:
+        low = r
     return drawn + best, low
 
 
@@ -308,11 +315,11 @@ def defended_trumps(h, dcl, trump, live):
 
 
 @njit(cache=True, inline="always")
-def _lone_declarer(counted):
-    """The one seat whose tricks count (a misère declarer), or -1 if none or several."""
+def lone_declarer(flags):
+    """The one seat flagged in ``flags`` (``counted`` or ``maxer``), or -1 if none or several."""
     dcl = -1
     for o in range(4):
-        if counted[o]:
+        if flags[o]:
             if dcl >= 0:
                 return -1
             dcl = o
@@ -352,7 +359,7 @@ def misere_safe(h, leader, counted, live):
     their lowest, and his ``i + 1``-th below their ``i``-th (whichever of their cards
     follow).  Returns ``(safe, relevant)``.
     """
-    dcl = _lone_declarer(counted)
+    dcl = lone_declarer(counted)
     if dcl < 0:
         return False, 0
     mine = h[dcl]
@@ -396,7 +403,7 @@ def misere_forced(h, leader, counted, live):
     exists, the declarer is forced to win.  Returns ``(forced, relevant)``: the suit's live
     cards (the argument relies on who holds each of them; the table's key fixes the lengths).
     """
-    dcl = _lone_declarer(counted)
+    dcl = lone_declarer(counted)
     if dcl < 0 or dcl == leader:
         return False, 0
     for s in range(4):

@@ -51,6 +51,7 @@ from ._bounds import (
     all_tricks_bound,
     defended_trumps,
     drawn_trumps,
+    lone_declarer,
     misere_forced,
     misere_safe,
     quick_tricks,
@@ -166,7 +167,8 @@ def search(
                     # root and for a lone declarer on lead, as elsewhere the top runs the
                     # bound relies on make the stored patterns specific (it costs more than
                     # it saves).
-                    lone = maxer[leader] == 1 and maxer[0] + maxer[1] + maxer[2] + maxer[3] == 1
+                    one_declarer = maxer[0] + maxer[1] + maxer[2] + maxer[3] == 1
+                    lone = one_declarer and maxer[leader] == 1
                     if trump == NT or d == 0 or lone:
                         qt, qrel = quick_tricks(h, leader, trump, live, maxer)
                     else:
@@ -208,16 +210,9 @@ def search(
                             value = True
                             resolved = True
                             rel = drel
-                    if (
-                        not resolved
-                        and trump < NT
-                        and not maxer[leader]
-                        and maxer[0] + maxer[1] + maxer[2] + maxer[3] == 1
-                    ):
+                    if not resolved and trump < NT and one_declarer and not maxer[leader]:
                         # A defender leads against a lone declarer (who needs the top trump).
-                        dcl = 0
-                        while not maxer[dcl]:
-                            dcl += 1
+                        dcl = lone_declarer(maxer)
                         if POP13[(h[dcl] >> (13 * trump)) & SUIT_MASK] >= need:
                             dt, drel = defended_trumps(h, dcl, trump, live)
                             if dt >= need:
