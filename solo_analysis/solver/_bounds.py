@@ -220,6 +220,45 @@ def sure_trumps(h, trump, side, want_side, live):
     return best, rel
 
 
+@njit(cache=True)
+def top_two_trumps(h, trump, side, want_side, leader, live):
+    """Trump tricks of the seats with ``side == want_side`` from the top two trumps alone.
+
+    2 where they hold both in different hands, not both bare: the top trump wins whenever
+    played, and the second is never forced to fall under it (the hand with another trump
+    plays that one on the trick where the other plays his top one).  1 where they hold only
+    the second, guarded, in the hand that plays after the holder of the top trump on every
+    trick it does not lead (the next seat): the first time it plays a trump, either the top
+    trump went on that trick (it plays low and then holds the top trump) or not (its trump
+    wins); on lead now it needs a card of another suit.  0 otherwise (one hand holding both
+    is the sure-trump count's).  Returns ``(tricks, relevant)``: the top two trumps.
+    """
+    lt = (live >> (13 * trump)) & SUIT_MASK
+    if POP13[lt] < 2:
+        return 0, 0
+    r1 = HIBIT[lt]
+    r2 = HIBIT[lt & ~(1 << r1)]
+    b1 = np.int64(1) << (13 * trump + r1)
+    b2 = np.int64(1) << (13 * trump + r2)
+    o1 = 0
+    o2 = 0
+    for o in range(4):
+        if h[o] & b1:
+            o1 = o
+        if h[o] & b2:
+            o2 = o
+    if side[o2] != want_side or o1 == o2:
+        return 0, 0
+    n2 = POP13[(h[o2] >> (13 * trump)) & SUIT_MASK]
+    if side[o1] == want_side:
+        if n2 >= 2 or POP13[(h[o1] >> (13 * trump)) & SUIT_MASK] >= 2:
+            return 2, b1 | b2
+        return 0, 0
+    if n2 >= 2 and o1 == ((o2 + 3) & 3) and (leader != o2 or pop52(h[o2]) > n2):
+        return 1, b1 | b2
+    return 0, 0
+
+
 @njit(cache=True, inline="always")
 def _draw(rest, ta, tb, tc, low):
     """Trump tricks of a lone hand on lead with trumps ``rest`` against ``ta``, ``tb``, ``tc``.

@@ -59,6 +59,7 @@ from ._bounds import (
     straddling_runs,
     sure_lead,
     sure_trumps,
+    top_two_trumps,
 )
 from ._moves import gen_moves
 from ._table import EXACT_TT, HASH_A, HASH_B, sig_owners, suit_seq, tt_key, tt_probe, tt_store
@@ -231,6 +232,20 @@ def search(
                                 value = False
                                 resolved = True
                                 rel = srel
+                    # The top two trumps in different hands: one or two tricks, so only
+                    # where a side needs one or two, or the other side all but one or two.
+                    if not resolved and trump < NT and need <= 2:
+                        tw, srel = top_two_trumps(h, trump, maxer, 1, leader, live)
+                        if tw >= need:
+                            value = True
+                            resolved = True
+                            rel = srel
+                    if not resolved and trump < NT and need >= rem - 1:
+                        tw, srel = top_two_trumps(h, trump, maxer, 0, leader, live)
+                        if rem - tw < need:
+                            value = False
+                            resolved = True
+                            rel = srel
                 elif trump == NT:
                     safe, mrel = misere_safe(h, leader, counted, live)
                     if safe:
