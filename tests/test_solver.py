@@ -34,7 +34,7 @@ from solo_analysis.solver import (
     solve_leads,
     solve_questions,
 )
-from solo_analysis.solver._bounds import defended_trumps, drawn_trumps, top_two_trumps
+from solo_analysis.solver._bounds import defended_trumps, drawn_trumps, guarded_trumps
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
 # does, with numpy's warning.
@@ -1090,16 +1090,33 @@ def test_lone_declarer_trump_endings_against_oracle(k):
 
 
 def split_top_trump_endings(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
-    """Random k-card endings in spades with the ace and king of trumps in different hands."""
+    """Random k-card endings in spades whose top trumps lie in different hands.
+
+    Half of them with the ace and king in two random hands; the other half with the top
+    one to three trumps in one hand and the next one in the hand after it, which holds
+    one to four spades in all (a trump guarded behind the higher ones, or not enough).
+    """
     out = np.empty((n, 4, k), dtype=np.int8)
     for i in range(n):
-        top, second = rng.choice(4, size=2, replace=False)
         hands: list[list[int]] = [[] for _ in range(4)]
-        hands[top].append(12)
-        hands[second].append(11)
-        spades = int(rng.integers(0, min(11, 3 * k - 2) + 1))
-        pool = list(rng.choice(11, size=spades, replace=False))
-        pool += list(rng.permutation(np.arange(13, 52))[: 4 * k - 2 - spades])
+        if i % 2 == 0:
+            top, second = rng.choice(4, size=2, replace=False)
+            hands[top].append(12)
+            hands[second].append(11)
+            free = list(range(11))
+        else:
+            over = int(rng.integers(4))
+            high = int(rng.integers(1, min(3, k - 1) + 1))
+            hands[over] += list(range(12, 12 - high, -1))
+            hands[(over + 1) & 3].append(12 - high)
+            guards = int(rng.integers(0, min(3, k - 1) + 1))
+            low = rng.choice(12 - high, size=guards, replace=False)
+            hands[(over + 1) & 3] += [int(c) for c in low]
+            free = [c for c in range(12 - high) if c not in low]
+        placed = sum(len(hand) for hand in hands)
+        spades = int(rng.integers(0, min(len(free), 4 * k - placed) + 1))
+        pool = list(rng.choice(free, size=spades, replace=False))
+        pool += list(rng.permutation(np.arange(13, 52))[: 4 * k - placed - spades])
         rng.shuffle(pool)
         for c in pool:
             room = [s for s in range(4) if len(hands[s]) < k]
@@ -1109,14 +1126,16 @@ def split_top_trump_endings(rng: np.random.Generator, n: int, k: int) -> np.ndar
 
 
 @pytest.mark.parametrize("k", [4, 5])
-def test_top_two_trumps_endings_against_oracle(k):
-    """The top two trumps in different hands, every side and leader, against the oracle.
+def test_guarded_trumps_endings_against_oracle(k):
+    """Top trumps in different hands, every side and leader, against the oracle.
 
     The bound never credits a side with more tricks than the oracle gives it, and is not
     zero on many of these endings; the solver answers as the oracle.
     """
     rng = np.random.default_rng([53, k])
     deals = split_top_trump_endings(rng, 24 if k == 4 else 8, k)
+    for deal in deals:
+        assert len(set(deal.ravel().tolist())) == 4 * k
     checked = credited = 0
     for declarers in [(0, 2), (0, 1), (1, 2), (0, 3), (0,), (3,)]:
         side = np.array([int(s in declarers) for s in range(4)], dtype=np.int64)
@@ -1129,7 +1148,7 @@ def test_top_two_trumps_endings_against_oracle(k):
                 h = np.array([sum(1 << int(c) for c in row) for row in deal], dtype=np.int64)
                 live = int(h[0] | h[1] | h[2] | h[3])
                 for want_side, tricks in ((1, want), (0, k - want)):
-                    bound, _ = top_two_trumps(h, 0, side, want_side, leader, live)
+                    bound, _ = guarded_trumps(h, 0, side, want_side, leader, live)
                     assert bound <= tricks, f"{where}, side {want_side}: bound {bound}"
                     checked += 1
                     credited += bound > 0

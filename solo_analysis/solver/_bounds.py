@@ -221,41 +221,53 @@ def sure_trumps(h, trump, side, want_side, live):
 
 
 @njit(cache=True)
-def top_two_trumps(h, trump, side, want_side, leader, live):
-    """Trump tricks of the seats with ``side == want_side`` from the top two trumps alone.
+def guarded_trumps(h, trump, side, want_side, leader, live):
+    """Trump tricks of the seats with ``side == want_side`` that one hand's count misses.
 
-    2 where they hold both in different hands, not both bare: the top trump wins whenever
-    played, and the second is never forced to fall under it (the hand with another trump
-    plays that one on the trick where the other plays his top one).  1 where they hold only
-    the second, guarded, in the hand that plays after the holder of the top trump on every
-    trick it does not lead (the next seat): the first time it plays a trump, either the top
-    trump went on that trick (it plays low and then holds the top trump) or not (its trump
-    wins); on lead now it needs a card of another suit.  0 otherwise (one hand holding both
-    is the sure-trump count's).  Returns ``(tricks, relevant)``: the top two trumps.
+    2 where they hold the top two trumps in different hands, not both bare: the top trump
+    wins whenever played, and the second never falls under it (the hand with another trump
+    plays that one on the trick where the other plays its top one).  Otherwise 1 where one
+    of their hands holds a trump that only trumps of the seat before it (an opponent, who
+    plays before it on every trick it does not lead) beat, and one more trump below it for
+    each of those: the first time it plays a trump, either one of those is on the trick (it
+    plays a low one) or none is (its high one wins), and once they are gone its high one
+    is the top trump.  On lead now it needs a card of another suit to lead.  0 otherwise.
+    Returns ``(tricks, relevant)``: the live trumps from the top down to the deciding one.
     """
     lt = (live >> (13 * trump)) & SUIT_MASK
-    if POP13[lt] < 2:
+    if lt == 0:
         return 0, 0
     r1 = HIBIT[lt]
-    r2 = HIBIT[lt & ~(1 << r1)]
     b1 = np.int64(1) << (13 * trump + r1)
-    b2 = np.int64(1) << (13 * trump + r2)
-    o1 = 0
-    o2 = 0
-    for o in range(4):
-        if h[o] & b1:
-            o1 = o
-        if h[o] & b2:
-            o2 = o
-    if side[o2] != want_side or o1 == o2:
-        return 0, 0
-    n2 = POP13[(h[o2] >> (13 * trump)) & SUIT_MASK]
-    if side[o1] == want_side:
-        if n2 >= 2 or POP13[(h[o1] >> (13 * trump)) & SUIT_MASK] >= 2:
-            return 2, b1 | b2
-        return 0, 0
-    if n2 >= 2 and o1 == ((o2 + 3) & 3) and (leader != o2 or pop52(h[o2]) > n2):
-        return 1, b1 | b2
+    if POP13[lt] >= 2:
+        r2 = HIBIT[lt & ~(1 << r1)]
+        b2 = np.int64(1) << (13 * trump + r2)
+        o1 = 0
+        o2 = 0
+        for o in range(4):
+            if h[o] & b1:
+                o1 = o
+            if h[o] & b2:
+                o2 = o
+        if o1 != o2 and side[o1] == want_side and side[o2] == want_side:
+            n1 = POP13[(h[o1] >> (13 * trump)) & SUIT_MASK]
+            n2 = POP13[(h[o2] >> (13 * trump)) & SUIT_MASK]
+            if n1 >= 2 or n2 >= 2:
+                return 2, b1 | b2
+    for y in range(4):
+        p = (y + 3) & 3
+        if side[y] != want_side or side[p] == want_side:
+            continue
+        mine = (h[y] >> (13 * trump)) & SUIT_MASK
+        if mine == 0:
+            continue
+        t = HIBIT[mine]
+        above = lt & ~((2 << t) - 1)
+        if above == 0 or (above & ~((h[p] >> (13 * trump)) & SUIT_MASK)) != 0:
+            continue
+        n = POP13[mine]
+        if n > POP13[above] and (leader != y or pop52(h[y]) > n):
+            return 1, (above | (1 << t)) << (13 * trump)
     return 0, 0
 
 

@@ -51,6 +51,7 @@ from ._bounds import (
     all_tricks_bound,
     defended_trumps,
     drawn_trumps,
+    guarded_trumps,
     lone_declarer,
     misere_forced,
     misere_safe,
@@ -59,7 +60,6 @@ from ._bounds import (
     straddling_runs,
     sure_lead,
     sure_trumps,
-    top_two_trumps,
 )
 from ._moves import gen_moves
 from ._table import EXACT_TT, HASH_A, HASH_B, sig_owners, suit_seq, tt_key, tt_probe, tt_store
@@ -232,16 +232,16 @@ def search(
                                 value = False
                                 resolved = True
                                 rel = srel
-                    # The top two trumps in different hands: one or two tricks, so only
+                    # Guarded trumps: one or two tricks a hand-by-hand count misses, so only
                     # where a side needs one or two, or the other side all but one or two.
                     if not resolved and trump < NT and need <= 2:
-                        tw, srel = top_two_trumps(h, trump, maxer, 1, leader, live)
+                        tw, srel = guarded_trumps(h, trump, maxer, 1, leader, live)
                         if tw >= need:
                             value = True
                             resolved = True
                             rel = srel
                     if not resolved and trump < NT and need >= rem - 1:
-                        tw, srel = top_two_trumps(h, trump, maxer, 0, leader, live)
+                        tw, srel = guarded_trumps(h, trump, maxer, 0, leader, live)
                         if rem - tw < need:
                             value = False
                             resolved = True
