@@ -28,6 +28,7 @@ from solo_analysis.errors import DealError, SeatError, SoloAnalysisError
 from solo_analysis.solver import (
     NO_LIMIT,
     Question,
+    _moves,
     search_positions,
     solve,
     solve_batch,
@@ -35,6 +36,7 @@ from solo_analysis.solver import (
     solve_questions,
 )
 from solo_analysis.solver._bounds import defended_trumps, drawn_trumps, guarded_trumps
+from solo_analysis.solver._moves import nt_leads
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
 # does, with numpy's warning.
@@ -1153,3 +1155,44 @@ def test_guarded_trumps_endings_against_oracle(k):
                     checked += 1
                     credited += bound > 0
     assert credited > 0.1 * checked
+
+
+def _nt_lead_weights(hands: list[str], seat: int, side: int) -> tuple[int, int, int]:
+    """``nt_leads`` for spades, unpacked: (winning lead's weight, another's, sequence rank)."""
+    from solo_analysis.cards import parse_card
+
+    h = [sum(1 << parse_card(c) for c in hand.split()) for hand in hands]
+    nt = nt_leads(h[0], h[1], h[2], h[3], 0, seat, side)
+    return (nt & 1023) - 512, ((nt >> 10) & 1023) - 512, nt >> 20
+
+
+@pytest.mark.parametrize(
+    ("hands", "want"),
+    [
+        # N leads, N+S against E+W: the spade king after him (East, not bare) ...
+        (["AS 2S", "KS 3S", "4S", "5S"], (_moves._NT_SECOND_AFTER, 0, 0)),
+        # ... bare there, or before him (West), not bare, or bare
+        (["AS 2S", "KS", "4S", "5S 3S"], (0, 0, 0)),
+        (["AS 2S", "3S", "4S", "KS 5S"], (_moves._NT_SECOND_BEFORE, 0, 0)),
+        (["AS 2S", "3S", "4S", "KS"], (0, 0, 0)),
+        # the ace with East: North's king and queen (a sequence), or the queen with South
+        (["KS QS", "AS 3S", "4S", "5S"], (0, _moves._NT_NEXT_TWO, 12)),
+        (["KS 2S", "AS 3S", "QS", "5S"], (0, _moves._NT_NEXT_TWO, 0)),
+        (["KS 2S", "AS 3S", "4S", "QS"], (0, 0, 0)),
+        # South void in spades
+        (["AS 2S", "3S", "4H", "5S"], (_moves._NT_MATE_VOID, _moves._NT_MATE_VOID, 0)),
+        # North's only card of the suit left
+        (["AS", "3H", "4S", "5H"], (0, 0, 0)),
+    ],
+)
+def test_nt_lead_weights_by_who_holds_the_second_and_third_cards(hands, want):
+    assert _nt_lead_weights(hands, 0, 0b0101) == want
+
+
+def test_nt_lead_weights_follow_the_sides():
+    # the same cards, East leading for E+W (seats 1 and 3): North, before him, holds the
+    # second card; with East and South as partners (Solo Whist) South is his team-mate
+    hands = ["KS 2S", "AS 3S", "QS 4S", "5S"]
+    assert _nt_lead_weights(hands, 1, 0b1010) == (_moves._NT_SECOND_BEFORE, 0, 0)
+    assert _nt_lead_weights(hands, 1, 0b0110) == (_moves._NT_SECOND_BEFORE, 0, 0)
+    assert _nt_lead_weights(hands, 1, 0b0011) == (0, 0, 0)
