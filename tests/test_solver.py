@@ -1181,7 +1181,7 @@ def _nt_lead_weights(hands: list[str], seat: int, side: int) -> tuple[int, int, 
         (["KS 2S", "AS 3S", "4S", "QS"], (0, 0, 0)),
         # South void in spades
         (["AS 2S", "3S", "4H", "5S"], (_moves._NT_MATE_VOID, _moves._NT_MATE_VOID, 0)),
-        # North's only card of the suit left
+        # two spades left: the second with South, no third
         (["AS", "3H", "4S", "5H"], (0, 0, 0)),
     ],
 )

@@ -56,9 +56,10 @@ def _owner(h0, h1, h2, c):
 def nt_leads(h0, h1, h2, h3, s, seat, side):
     """No-trump lead weights of suit ``s`` by who holds its second and third cards.
 
-    For the side that wants tricks, packed: bits 0-9 the weight (+ 512) of a lead the leader's side
-    wins (his top card, or a team-mate's above), bits 10-19 that of another lead of the suit,
-    and from bit 20 the rank + 1 of the second card if he holds it and the third (0 if not).
+    For the side that wants tricks, packed: bits 0-9 the weight (+ 512) of a lead the
+    leader's side wins (his top card, or a team-mate's above), bits 10-19 that of another
+    lead of the suit, and from bit 20 the rank + 1 of the second card if he holds it and
+    the third (0 if not).
 
     ``h0``-``h3`` are the hands, ``side`` the seats (bit ``seat``) of the leader's side.  It
     is called, not inlined, and takes scalars only (no arrays to pass or count references
