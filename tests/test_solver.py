@@ -36,7 +36,7 @@ from solo_analysis.solver import (
     solve_questions,
 )
 from solo_analysis.solver._bounds import defended_trumps, drawn_trumps, guarded_trumps
-from solo_analysis.solver._moves import nt_leads
+from solo_analysis.solver._moves import lead_weights
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
 # does, with numpy's warning.
@@ -1157,13 +1157,16 @@ def test_guarded_trumps_endings_against_oracle(k):
     assert credited > 0.1 * checked
 
 
-def _nt_lead_weights(hands: list[str], seat: int, side: int) -> tuple[int, int, int]:
-    """``nt_leads`` for spades, unpacked: (winning lead's weight, another's, sequence rank)."""
+def _lead_weights(
+    hands: list[str], seat: int, side: int, trumps: bool = False
+) -> tuple[int, int, bool]:
+    """``lead_weights`` for spades: (winning lead's weight, another's, sequence)."""
     from solo_analysis.cards import parse_card
 
-    h = [sum(1 << parse_card(c) for c in hand.split()) for hand in hands]
-    nt = nt_leads(h[0], h[1], h[2], h[3], 0, seat, side)
-    return (nt & 1023) - 512, ((nt >> 10) & 1023) - 512, nt >> 20
+    h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
+    mine = sum(int(h[o]) for o in range(4) if (side >> o) & 1)
+    win, low, seq = lead_weights(h, 0, seat, side, mine, trumps)
+    return int(win), int(low), bool(seq)
 
 
 @pytest.mark.parametrize(
@@ -1176,7 +1179,7 @@ def _nt_lead_weights(hands: list[str], seat: int, side: int) -> tuple[int, int, 
         (["AS 2S", "3S", "4S", "KS 5S"], (_moves._NT_SECOND_BEFORE, 0, 0)),
         (["AS 2S", "3S", "4S", "KS"], (0, 0, 0)),
         # the ace with East: North's king and queen (a sequence), or the queen with South
-        (["KS QS", "AS 3S", "4S", "5S"], (0, _moves._NT_NEXT_TWO, 12)),
+        (["KS QS", "AS 3S", "4S", "5S"], (0, _moves._NT_NEXT_TWO, True)),
         (["KS 2S", "AS 3S", "QS", "5S"], (0, _moves._NT_NEXT_TWO, 0)),
         (["KS 2S", "AS 3S", "4S", "QS"], (0, 0, 0)),
         # South void in spades
@@ -1186,13 +1189,58 @@ def _nt_lead_weights(hands: list[str], seat: int, side: int) -> tuple[int, int, 
     ],
 )
 def test_nt_lead_weights_by_who_holds_the_second_and_third_cards(hands, want):
-    assert _nt_lead_weights(hands, 0, 0b0101) == want
+    assert _lead_weights(hands, 0, 0b0101) == want
 
 
 def test_nt_lead_weights_follow_the_sides():
     # the same cards, East leading for E+W (seats 1 and 3): North, before him, holds the
     # second card; with East and South as partners (Solo Whist) South is his team-mate
     hands = ["KS 2S", "AS 3S", "QS 4S", "5S"]
-    assert _nt_lead_weights(hands, 1, 0b1010) == (_moves._NT_SECOND_BEFORE, 0, 0)
-    assert _nt_lead_weights(hands, 1, 0b0110) == (_moves._NT_SECOND_BEFORE, 0, 0)
-    assert _nt_lead_weights(hands, 1, 0b0011) == (0, 0, 0)
+    assert _lead_weights(hands, 1, 0b1010) == (_moves._NT_SECOND_BEFORE, 0, False)
+    assert _lead_weights(hands, 1, 0b0110) == (_moves._NT_SECOND_BEFORE, 0, False)
+    assert _lead_weights(hands, 1, 0b0011) == (0, 0, False)
+
+
+@pytest.mark.parametrize(
+    ("hands", "want"),
+    [
+        # N leads, N+S against E+W, in trumps: the spade king before him (West), not bare
+        (["AS 2S", "3S", "4S", "KS 5S"], (_moves._TR_SECOND_BEFORE, 0)),
+        (["AS 2S", "3S", "4S", "KS"], (0, 0)),
+        # after him (East): no weight in trumps
+        (["AS 2S", "KS 3S", "4S", "5S"], (0, 0)),
+        # the ace with East: the king and queen with North, or the king with North and the
+        # queen with South
+        (["KS QS", "AS 3S", "4S", "5S"], (0, _moves._TR_NEXT_TWO)),
+        (["KS 2S", "AS 3S", "QS", "5S"], (0, _moves._TR_NEXT_TWO)),
+        # the ace with East and the king with South, the third card South's or West's
+        (["2S", "AS 3S", "KS QS", "5S"], (0, _moves._TR_NEXT_TWO + _moves._TR_MATE_SECOND)),
+        (["2S", "AS 3S", "KS", "5S"], (0, _moves._TR_MATE_SECOND)),
+        # the ace with West (who plays last), the king with South
+        (["2S", "3S", "KS", "AS 5S"], (0, 0)),
+        # one spade left
+        (["AS", "3H", "4H", "5H"], (0, 0)),
+    ],
+)
+def test_trump_lead_weights_by_who_holds_the_top_cards(hands, want):
+    win, low, seq = _lead_weights(hands, 0, 0b0101, trumps=True)
+    assert (win, low) == want
+    assert not seq
+
+
+def test_trump_lead_weights_follow_the_sides():
+    # East leads; the ace is his, the king North's (before him, not bare): an opponent's
+    # with East and South as partners, his team-mate's with East and North
+    hands = ["KS 2S", "AS 3S", "QS 4S", "5S"]
+    assert _lead_weights(hands, 1, 0b0110, trumps=True)[:2] == (_moves._TR_SECOND_BEFORE, 0)
+    assert _lead_weights(hands, 1, 0b0011, trumps=True)[:2] == (0, 0)
+    # West leads with South: the ace with North (after him), the king with South, the
+    # third card East's
+    hands = ["AS 2S", "5S", "KS", "4S 3S"]
+    assert _lead_weights(hands, 3, 0b1100, trumps=True)[:2] == (0, _moves._TR_MATE_SECOND)
+    # the same cards, West and North partners: the ace is his team-mate's, the king South's
+    # (before him) bare
+    assert _lead_weights(hands, 3, 0b1001, trumps=True)[:2] == (0, 0)
+    # North, his team-mate after him, holds the ace and the king: no opponent's top card
+    hands = ["AS KS", "5S", "2S", "4S 3S"]
+    assert _lead_weights(hands, 3, 0b1001, trumps=True)[:2] == (0, 0)

@@ -25,85 +25,75 @@ _LEAD_SIZE_WEIGHT_TRUMPS = 10
 # A side-suit lead a team-mate can ruff (void, with trumps left; no opponent can ruff it)
 # comes earlier in a trump contract by this much.
 _MATE_RUFF_WEIGHT = 40
-# No-trump leads, by who holds the suit's second and third cards (the idea behind DDS's
-# no-trump lead weights; the values tuned on search sizes, see docs/solver.md):
-# a suit the leader's side wins, whose second card the opponent after the leader holds
-# (not bare) ...
+# Leads by who holds the suit's second and third cards (the idea behind DDS's lead weights;
+# the values tuned on search sizes, see docs/solver.md), at no trump (_NT_*) and in a trump
+# contract of two against two (_TR_*).  A lead the leader's side wins, of a suit whose second
+# card the opponent after the leader holds (not bare; no trump only) ...
 _NT_SECOND_AFTER = 10
 # ... or the opponent before him, who plays last to the trick (not bare);
 _NT_SECOND_BEFORE = -30
+_TR_SECOND_BEFORE = -20
 # another lead of a suit whose second and third cards the leader's side holds;
 _NT_NEXT_TWO = 20
-# the second card led from a hand that also holds the third (the top card elsewhere);
+_TR_NEXT_TWO = 20
+# another lead of a suit whose top card the opponent after the leader holds and the second
+# his team-mate (trumps only);
+_TR_MATE_SECOND = 10
+# the second card led from a hand that also holds the third, the top card elsewhere (no
+# trump only);
 _NT_SEQUENCE = 10
-# a suit a team-mate is void in.
+# a suit a team-mate is void in (no trump only: in trumps that is a ruff, _MATE_RUFF_WEIGHT).
 _NT_MATE_VOID = -30
 
 
+# inlined into the move generation (numba IR inlining): no call at every lead
 @njit(cache=True, inline="always")
-def _owner(h0, h1, h2, c):
-    """The seat holding card ``c``, of the hands ``h0``-``h3`` (one of them holds it)."""
-    if (h0 >> c) & 1:
-        return 0
-    if (h1 >> c) & 1:
-        return 1
-    if (h2 >> c) & 1:
-        return 2
-    return 3
+def lead_weights(h, s, seat, side, mine, trumps):
+    """Lead weights of suit ``s`` by who holds its top, second and third live cards.
 
-
-@njit(cache=True)
-def nt_leads(h0, h1, h2, h3, s, seat, side):
-    """No-trump lead weights of suit ``s`` by who holds its second and third cards.
-
-    For the side that wants tricks, packed: bits 0-9 the weight (+ 512) of a lead the
-    leader's side wins (his top card, or a team-mate's above), bits 10-19 that of another
-    lead of the suit, and from bit 20 the rank + 1 of the second card if he holds it and
-    the third (0 if not).
-
-    ``h0``-``h3`` are the hands, ``side`` the seats (bit ``seat``) of the leader's side.  It
-    is called, not inlined, and takes scalars only (no arrays to pass or count references
-    of), so that the move generation of trump contracts, which never calls it, keeps its
-    size: inlined, it made their searches 1.5 % slower.
+    For the side that wants tricks, at no trump or (``trumps``) in a trump contract of two
+    against two: returns ``(win, low, seq)``, the weight of a lead the leader's side wins
+    (his top card, or a team-mate's above), that of another lead of the suit, and (no trump
+    only) whether he holds the second and third cards, so that the second card, led, gains
+    ``_NT_SEQUENCE``.  ``h`` are the hands (live cards), ``side`` the seats (bit ``seat``)
+    and ``mine`` the cards of the leader's side; the suit has a live card.
     """
     base = 13 * s
-    live_s = ((h0 | h1 | h2 | h3) >> base) & SUIT_MASK
-    x = live_s & ~(1 << HIBIT[live_s])
-    r2 = -1
-    o2 = -1
-    o3 = -1
+    L = ((h[0] | h[1] | h[2] | h[3]) >> base) & SUIT_MASK
+    r1 = HIBIT[L]
+    x = L & ~(1 << r1)
+    win = 0
+    low = 0
+    seq = False
     if x:
-        r2 = HIBIT[x]
-        o2 = _owner(h0, h1, h2, base + r2)
-        x &= ~(1 << r2)
-        if x:
-            o3 = _owner(h0, h1, h2, base + HIBIT[x])
-    lho = (seat + 1) & 3
-    rho = (seat + 3) & 3
-    lens = (
-        (h0 >> base) & SUIT_MASK,
-        (h1 >> base) & SUIT_MASK,
-        (h2 >> base) & SUIT_MASK,
-        (h3 >> base) & SUIT_MASK,
-    )
-    nt_win = 512
-    nt_low = 512
-    if o2 == lho and not (side >> lho) & 1:
-        if POP13[lens[lho]] != 1:
-            nt_win += _NT_SECOND_AFTER
-    elif o2 == rho and not (side >> rho) & 1:
-        if POP13[lens[rho]] != 1:
-            nt_win += _NT_SECOND_BEFORE
-    if o3 >= 0 and (side >> o2) & 1 and (side >> o3) & 1:
-        nt_low += _NT_NEXT_TWO
-    for o in range(4):
-        if o != seat and (side >> o) & 1 and lens[o] == 0:
-            nt_win += _NT_MATE_VOID
-            nt_low += _NT_MATE_VOID
-    nt = nt_win | (nt_low << 10)
-    if o3 == seat:
-        nt |= (r2 + 1) << 20
-    return nt
+        b2 = base + HIBIT[x]
+        x &= ~(1 << HIBIT[x])
+        if (mine >> b2) & 1:
+            # the second card is the leader's side's: the third too?
+            if x and (mine >> (base + HIBIT[x])) & 1:
+                low += _TR_NEXT_TWO if trumps else _NT_NEXT_TWO
+                both = (1 << b2) | (1 << (base + HIBIT[x]))
+                seq = not trumps and (h[seat] & both) == both
+            if (
+                trumps
+                and not (h[seat] >> b2) & 1
+                and ((h[(seat + 1) & 3] & ~mine) >> (base + r1)) & 1
+            ):
+                low += _TR_MATE_SECOND
+        else:
+            hl = h[(seat + 1) & 3]
+            hr = h[(seat + 3) & 3]
+            if not trumps and (hl >> b2) & 1:
+                if POP13[(hl >> base) & SUIT_MASK] != 1:
+                    win += _NT_SECOND_AFTER
+            elif (hr >> b2) & 1 and POP13[(hr >> base) & SUIT_MASK] != 1:
+                win += _TR_SECOND_BEFORE if trumps else _NT_SECOND_BEFORE
+    if not trumps:
+        for o in range(4):
+            if o != seat and (side >> o) & 1 and ((h[o] >> base) & SUIT_MASK) == 0:
+                win += _NT_MATE_VOID
+                low += _NT_MATE_VOID
+    return win, low, seq
 
 
 # inlined into the search (numba IR inlining): no call or reference counting of the arrays
@@ -138,12 +128,14 @@ def gen_moves(
     opp_after = False
     n_opp = 0  # seats on the other side (leads only): 1 for a defender against a lone declarer
     side = 0  # the seats of the mover's side, bit seat (leads only)
+    mine = 0  # the cards of the mover's side (leads only)
     if npl == 0:
         for o in range(4):
             if maxer[o] != maxer[seat]:
                 n_opp += 1
             else:
                 side |= 1 << o
+                mine |= h[o]
     for j in range(npl + 1, 4):
         o = (seat + j - npl) & 3
         if maxer[o] == maxer[seat]:
@@ -227,8 +219,13 @@ def gen_moves(
                 if maxer[o] != maxer[seat]:
                     lo = POP13[(h[o] >> (13 * s)) & SUIT_MASK]
                     opp_cards += lo if lo > 0 else pop52(hand)
-            # at no trump: the weights of the suit's leads (see nt_leads)
-            nt = nt_leads(h[0], h[1], h[2], h[3], s, seat, side) if trump == NT and want else 0
+            # at no trump, and in trumps two against two: the weights of the suit's leads by
+            # who holds its top cards
+            lead_win = 0
+            lead_low = 0
+            seq = False
+            if want and (trump == NT or n_opp == 2):
+                lead_win, lead_low, seq = lead_weights(h, s, seat, side, mine, trump < NT)
         # Walk the mover's cards only, high to low (not all 13 ranks): a card heads a run
         # unless the next live card above it is his.
         others = L & ~m
@@ -269,20 +266,19 @@ def gen_moves(
                         sc += 30 if n_opp == 3 else -15
                     if opp_top:
                         sc += 15  # knock out an opponent's winner
+                    if top or mate_top:
+                        sc += lead_win
+                    else:
+                        sc += lead_low
+                        if seq and POP13[above] == 1:
+                            sc += _NT_SEQUENCE  # the second card, the third behind it
                     if trump < NT:
                         if rho_top:
                             sc -= 10  # less into the top card of the hand that plays last
-                    else:
-                        if top or mate_top:
-                            sc += (nt & 1023) - 512
-                        else:
-                            sc += ((nt >> 10) & 1023) - 512
-                            if r + 1 == nt >> 20:
-                                sc += _NT_SEQUENCE  # the second card, the third behind it
-                            if rho_top:
-                                # even less into the top card of the hand that plays last
-                                # (who wins cheaply), the less the higher the card led
-                                sc -= 15 + r
+                    elif rho_top:
+                        # even less into the top card of the hand that plays last (who
+                        # wins cheaply), the less the higher the card led
+                        sc -= 15 + r
                 elif maxer[seat]:
                     sc = 40  # misère defence (see the follow weights)
                 else:
