@@ -1165,7 +1165,8 @@ def _lead_weights(
 
     h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
     mine = sum(int(h[o]) for o in range(4) if (side >> o) & 1)
-    win, low, seq = lead_weights(h, 0, seat, side, mine, trumps)
+    spades = int(h[0] | h[1] | h[2] | h[3]) & 0x1FFF
+    win, low, seq = lead_weights(h, 0, spades, seat, side, mine, trumps)
     return int(win), int(low), bool(seq)
 
 

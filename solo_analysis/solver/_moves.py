@@ -48,18 +48,18 @@ _NT_MATE_VOID = -30
 
 # inlined into the move generation (numba IR inlining): no call at every lead
 @njit(cache=True, inline="always")
-def lead_weights(h, s, seat, side, mine, trumps):
+def lead_weights(h, s, L, seat, side, mine, trumps):
     """Lead weights of suit ``s`` by who holds its top, second and third live cards.
 
     For the side that wants tricks, at no trump or (``trumps``) in a trump contract of two
     against two: returns ``(win, low, seq)``, the weight of a lead the leader's side wins
     (his top card, or a team-mate's above), that of another lead of the suit, and (no trump
     only) whether he holds the second and third cards, so that the second card, led, gains
-    ``_NT_SEQUENCE``.  ``h`` are the hands (live cards), ``side`` the seats (bit ``seat``)
-    and ``mine`` the cards of the leader's side; the suit has a live card.
+    ``_NT_SEQUENCE``.  ``h`` are the hands (live cards), ``L`` the suit's live cards (not
+    empty; bit = rank), ``side`` the seats (bit ``seat``) and ``mine`` the cards of the
+    leader's side.
     """
     base = 13 * s
-    L = ((h[0] | h[1] | h[2] | h[3]) >> base) & SUIT_MASK
     r1 = HIBIT[L]
     x = L & ~(1 << r1)
     win = 0
@@ -70,9 +70,10 @@ def lead_weights(h, s, seat, side, mine, trumps):
         x &= ~(1 << HIBIT[x])
         if (mine >> b2) & 1:
             # the second card is the leader's side's: the third too?
-            if x and (mine >> (base + HIBIT[x])) & 1:
+            b3 = base + HIBIT[x]
+            if x and (mine >> b3) & 1:
                 low += _TR_NEXT_TWO if trumps else _NT_NEXT_TWO
-                both = (1 << b2) | (1 << (base + HIBIT[x]))
+                both = (1 << b2) | (1 << b3)
                 seq = not trumps and (h[seat] & both) == both
             if (
                 trumps
@@ -225,7 +226,7 @@ def gen_moves(
             lead_low = 0
             seq = False
             if want and (trump == NT or n_opp == 2):
-                lead_win, lead_low, seq = lead_weights(h, s, seat, side, mine, trump < NT)
+                lead_win, lead_low, seq = lead_weights(h, s, L, seat, side, mine, trump < NT)
         # Walk the mover's cards only, high to low (not all 13 ranks): a card heads a run
         # unless the next live card above it is his.
         others = L & ~m
