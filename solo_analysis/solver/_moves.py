@@ -38,7 +38,7 @@ _NT_NEXT_TWO = 20
 _TR_NEXT_TWO = 20
 # another lead of a suit whose top card the opponent after the leader holds and the second
 # his team-mate (trumps only);
-_TR_MATE_SECOND = 10
+_TR_MATE_SECOND = 15
 # the second card led from a hand that also holds the third, the top card elsewhere (no
 # trump only);
 _NT_SEQUENCE = 10
@@ -288,30 +288,31 @@ def gen_moves(
                 if hist[4, depth] == c + 1:
                     # the killer lead: the last lead that cut off at this depth; first at
                     # no trump, only a bonus in trumps (as the first move it costs more there)
-                    sc += 1000 if trump == NT else 20
+                    sc += 1000 if trump == NT else 30
             else:
                 if s == wsuit:
                     beats = c > win_card
                 else:
                     beats = s == trump
                 if want:
-                    # Tuned like the leads.  In trump contracts: no preference among the
-                    # ranks that win or leave it to a team-mate, and ruff low.  At no trump:
-                    # no preference among the ranks left to a team-mate, and discards from
-                    # long suits first.
+                    # Tuned like the leads (in trump contracts on the advice's Prop and Cop
+                    # questions too).  In trump contracts: no preference among the ranks that
+                    # win or leave it to a team-mate, ruff low, and a top card an opponent
+                    # may ruff after leaving it to a team-mate.  At no trump: no preference
+                    # among the ranks left to a team-mate, and discards from long suits first.
                     if mate_wins:
                         sc = 30 - r
                     elif beats:
                         if not opp_after:
-                            sc = 50 - r  # last of its side: win cheaply
+                            sc = 75 - r  # last of its side: win cheaply
                         elif (s == led and c > opp_hi and opp_thi < 0) or (
                             s != led and c > opp_thi
                         ):
                             sc = 70 - r  # wins whatever the opponents play: cheaply
                         elif top and s != trump:
-                            sc = 55  # a sure winner in the suit
+                            sc = 28  # the suit's top card, but an opponent may ruff it
                         elif mate_after:
-                            sc = 35 if trump == NT else 30  # leave it to a team-mate
+                            sc = 35 if trump == NT else 45  # leave it to a team-mate
                         elif trump == NT:
                             sc = 45 + r  # win as high as possible
                         else:
@@ -324,7 +325,7 @@ def gen_moves(
                         sc += 4 * slen  # a discard
                     elif s != led and s != trump:
                         # a discard in a trump contract: from long suits, less strongly
-                        sc += 2 * slen
+                        sc += 3 * slen
                 elif maxer[seat]:
                     # Misère defence (the side that wants the declarer to win a trick):
                     # once the declarer has ducked under a team-mate's card, shed the
