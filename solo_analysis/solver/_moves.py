@@ -38,7 +38,7 @@ _NT_NEXT_TWO = 20
 _TR_NEXT_TWO = 20
 # another lead of a suit whose top card the opponent after the leader holds and the second
 # his team-mate (trumps only);
-_TR_MATE_SECOND = 15
+_TR_MATE_SECOND = 29
 # the second card led from a hand that also holds the third, the top card elsewhere (no
 # trump only);
 _NT_SEQUENCE = 10
@@ -246,7 +246,7 @@ def gen_moves(
                 # the no-trump weights are older, the same tuning did not carry over there).
                 if want:
                     if top:
-                        sc = 60 + slen  # cash a winner
+                        sc = 60 - 2 * slen  # cash a winner, from a short suit first
                     elif mate_top:
                         # cross to a team-mate's winner: high (unblocking), but low to
                         # a partner across the table in a two-against-two trump contract
@@ -257,7 +257,7 @@ def gen_moves(
                         else:
                             sc = 50 + r
                     else:
-                        sc = (20 if trump == NT else -10) + slen + r
+                        sc = 20 if trump == NT else -10  # no preference of length or rank
                     if ruff_risk:
                         sc -= 30
                     elif mate_ruff:
