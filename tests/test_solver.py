@@ -1245,3 +1245,65 @@ def test_trump_lead_weights_follow_the_sides():
     # North, his team-mate after him, holds the ace and the king: no opponent's top card
     hands = ["AS KS", "5S", "2S", "4S 3S"]
     assert _lead_weights(hands, 3, 0b1001, trumps=True)[:2] == (0, 0)
+
+
+def _first_moves(
+    hands: list[str], seat: int, trump: int, side: int, trick: tuple[str, ...] = ()
+) -> list[str]:
+    """The order ``gen_moves`` gives the legal cards of ``seat`` (one a run of equivalents).
+
+    ``trick`` holds the cards already played to the current trick, from its leader on (their
+    seats counted back from ``seat``); ``side`` is the declarer side (bit seat).
+    """
+    from solo_analysis.cards import card_str, parse_card
+    from solo_analysis.solver._kernels import new_history, roles
+
+    h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
+    npl = len(trick)
+    led, win_card, win_seat, tmask = 0, 0, 0, 0
+    if trick:
+        played = [parse_card(c) for c in trick]
+        led = played[0] // 13
+        win_card, win_seat = played[0], (seat - npl) % 4
+        for j, c in enumerate(played):
+            tmask |= 1 << c
+            wsuit = win_card // 13
+            if (c // 13 == wsuit and c > win_card) or (c // 13 == trump and wsuit != trump):
+                win_card, win_seat = c, (seat - npl + j) % 4
+    maxer, _, wants = roles(side, False)
+    moves = np.zeros((56, 16), dtype=np.int64)
+    scores = np.zeros((56, 16), dtype=np.int64)
+    nm = _moves.gen_moves(
+        h,
+        seat,
+        npl,
+        led,
+        win_card,
+        win_seat,
+        tmask,
+        trump,
+        maxer,
+        wants,
+        moves,
+        scores,
+        0,
+        new_history(),
+    )
+    return [card_str(int(c)) for c in moves[0, :nm]]
+
+
+def test_move_order_cashes_the_shorter_suit_first():
+    # North leads at no trump holding the top spade (three spades) and the top heart
+    # (bare), each suit answered by one card of each opponent: the heart first
+    hands = ["AS 3S 2S AH", "KS KH 5D 6D", "4S 4H 7D 8D", "QS QH 9D TD"]
+    order = _first_moves(hands, 0, 4, 0b0101)
+    assert order.index("AH") < order.index("AS") < order.index("3S")
+
+
+def test_move_order_leaves_a_ruffable_trick_to_the_team_mate():
+    # spades trumps; West leads a low heart, North (for N+S) holds the top heart, but East,
+    # void in hearts with a trump, plays after him: a heart that leaves the trick to South
+    # comes before the ace
+    hands = ["AH 5H 2C", "2S 3C 4C", "QH 3H 5C", "6C 7C"]
+    order = _first_moves(hands, 0, 0, 0b0101, trick=("2H",))
+    assert order.index("5H") < order.index("AH")

@@ -242,8 +242,8 @@ def gen_moves(
             c = 13 * s + r
             # ---- heuristic score (higher is tried first) ----
             if npl == 0:
-                # Weights tuned on search sizes (in trump contracts by coordinate descent;
-                # the no-trump weights are older, the same tuning did not carry over there).
+                # Weights tuned on search sizes by coordinate descent (docs/solver.md): on
+                # bridge deals and the advice's questions; some no-trump weights are older.
                 if want:
                     if top:
                         sc = 60 - 2 * slen  # cash a winner, from a short suit first
