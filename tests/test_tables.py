@@ -606,14 +606,16 @@ def test_charts_draw_a_feature_table():
 def budget_runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("budget")
     exact = T.run_tables(4, 2026, base / "exact", progress=False)
-    capped = T.run_tables(4, 2026, base / "capped", progress=False, max_question_positions=300_000)
+    # a budget that some of these deals' questions pass and others do not (7 of the 16 rows
+    # lose an answer at 100,000; none at 300,000 since the move ordering was re-tuned)
+    capped = T.run_tables(4, 2026, base / "capped", progress=False, max_question_positions=100_000)
     return base, exact, capped
 
 
 def test_budget_records_unsolved_answers(budget_runs):
     base, _, _ = budget_runs
     frame, meta = T.load_run(base / "capped")
-    assert meta["max_question_positions"] == 300_000
+    assert meta["max_question_positions"] == 100_000
     lost = frame["unsolved"].str.len() > 0
     assert lost.any() and (~lost).any()
     for i in np.flatnonzero(lost.to_numpy())[:20]:
