@@ -602,20 +602,23 @@ def test_charts_draw_a_feature_table():
 # --- node budget ---------------------------------------------------------------------------
 
 
+#: a budget that some of the four deals' questions pass and others do not (7 of the 16 rows
+#: lose an answer at 100,000; none at 300,000 since the move ordering was re-tuned)
+CAP = 100_000
+
+
 @pytest.fixture(scope="module")
 def budget_runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("budget")
     exact = T.run_tables(4, 2026, base / "exact", progress=False)
-    # a budget that some of these deals' questions pass and others do not (7 of the 16 rows
-    # lose an answer at 100,000; none at 300,000 since the move ordering was re-tuned)
-    capped = T.run_tables(4, 2026, base / "capped", progress=False, max_question_positions=100_000)
+    capped = T.run_tables(4, 2026, base / "capped", progress=False, max_question_positions=CAP)
     return base, exact, capped
 
 
 def test_budget_records_unsolved_answers(budget_runs):
     base, _, _ = budget_runs
     frame, meta = T.load_run(base / "capped")
-    assert meta["max_question_positions"] == 100_000
+    assert meta["max_question_positions"] == CAP
     lost = frame["unsolved"].str.len() > 0
     assert lost.any() and (~lost).any()
     for i in np.flatnonzero(lost.to_numpy())[:20]:
@@ -699,7 +702,7 @@ def test_cli_table_has_a_budget_per_question_by_default(tmp_path, capsys):
 def test_reuse_takes_the_shared_answers_of_another_rule_set(budget_runs, tmp_path):
     base, _, _ = budget_runs
     fresh = T.run_tables(
-        4, 2026, tmp_path / "fresh", rules="parlett", progress=False, max_question_positions=300_000
+        4, 2026, tmp_path / "fresh", rules="parlett", progress=False, max_question_positions=CAP
     )
     reused = T.run_tables(
         4,
@@ -707,7 +710,7 @@ def test_reuse_takes_the_shared_answers_of_another_rule_set(budget_runs, tmp_pat
         tmp_path / "reused",
         rules="parlett",
         progress=False,
-        max_question_positions=300_000,
+        max_question_positions=CAP,
         reuse=base / "capped",
     )
     x, y = T.load_run(tmp_path / "fresh")[0], T.load_run(tmp_path / "reused")[0]
@@ -740,7 +743,7 @@ def test_reuse_refuses_another_kind_of_run(budget_runs, tmp_path):
             tmp_path / "b",
             rules="parlett",
             progress=False,
-            max_question_positions=300_000,
+            max_question_positions=CAP,
             reuse=base / "capped",
         )
     with pytest.raises(TableError, match="manifest"):
