@@ -37,6 +37,7 @@ from solo_analysis.solver import (
 )
 from solo_analysis.solver._bounds import defended_trumps, drawn_trumps, guarded_trumps
 from solo_analysis.solver._moves import lead_weights
+from solo_analysis.solver.trick import play_trick
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
 # does, with numpy's warning.
@@ -1253,34 +1254,25 @@ def _first_moves(
     """The order ``gen_moves`` gives the legal cards of ``seat`` (one a run of equivalents).
 
     ``trick`` holds the cards already played to the current trick, from its leader on (their
-    seats counted back from ``seat``); ``side`` is the declarer side (bit seat).
+    seats counted back from ``seat``; ``hands`` still hold them); ``side`` is the declarer
+    side (bit seat).
     """
     from solo_analysis.cards import card_str, parse_card
     from solo_analysis.solver._kernels import new_history, roles
 
     h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
-    npl = len(trick)
-    led, win_card, win_seat, tmask = 0, 0, 0, 0
-    if trick:
-        played = [parse_card(c) for c in trick]
-        led = played[0] // 13
-        win_card, win_seat = played[0], (seat - npl) % 4
-        for j, c in enumerate(played):
-            tmask |= 1 << c
-            wsuit = win_card // 13
-            if (c // 13 == wsuit and c > win_card) or (c // 13 == trump and wsuit != trump):
-                win_card, win_seat = c, (seat - npl + j) % 4
+    t = play_trick(h, trump, (seat - len(trick)) % 4, list(trick))
     maxer, _, wants = roles(side, False)
     moves = np.zeros((56, 16), dtype=np.int64)
     scores = np.zeros((56, 16), dtype=np.int64)
     nm = _moves.gen_moves(
         h,
         seat,
-        npl,
-        led,
-        win_card,
-        win_seat,
-        tmask,
+        t.npl,
+        t.led,
+        t.win_card,
+        t.win_seat,
+        t.mask,
         trump,
         maxer,
         wants,
@@ -1304,6 +1296,6 @@ def test_move_order_leaves_a_ruffable_trick_to_the_team_mate():
     # spades trumps; West leads a low heart, North (for N+S) holds the top heart, but East,
     # void in hearts with a trump, plays after him: a heart that leaves the trick to South
     # comes before the ace
-    hands = ["AH 5H 2C", "2S 3C 4C", "QH 3H 5C", "6C 7C"]
+    hands = ["AH 5H 2C", "2S 3C 4C", "QH 3H 5C", "2H 6C 7C"]
     order = _first_moves(hands, 0, 0, 0b0101, trick=("2H",))
     assert order.index("5H") < order.index("AH")
