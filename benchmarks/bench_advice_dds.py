@@ -1,0 +1,118 @@
+"""The advice's own Prop and Cop question against DDS, on the deals the advice samples.
+
+The advice asks, on each sampled deal, whether the player and a partner take 8 tricks in the
+turn-up suit, eldest leading, for each of the three partners.  DDS can answer it only where
+the partner sits across the table (a bridge partnership); this script asks that question of
+both solvers on the same sampled deals of each hand and prints, per hand and in all: the
+answers (every disagreement too), DDS's time and ours (``solve``, one deal at a time, one
+thread, as ``bench_solver.py`` times them) and their ratio, and the trick-boundary positions
+each search entered (DDS's ``futureTricks.nodes``; ours from ``solver.search_positions``)
+and their ratio.
+
+The hands: the ordinary hand ``AKJ94.K83.Q72.65`` (second, turn-up 7S) and ``--hands``
+random hands of ``bench_advise.random_hands(--hands, --hand-seed)``.
+
+Usage::
+
+    python benchmarks/bench_advice_dds.py
+    python benchmarks/bench_advice_dds.py --hands 8 --deals 100 --seed 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import bench_advise
+import bench_solver
+import numpy as np
+
+ORDINARY = ("ordinary", "AKJ94.K83.Q72.65", "second", "7S")
+SEAT_NAMES = ("eldest", "second", "third", "dealer")
+TARGET = 8  # Prop and Cop
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=200, help="sampled deals a hand (200)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the sampled deals (1)")
+    ap.add_argument("--hands", type=int, default=4, help="random hands besides the ordinary (4)")
+    ap.add_argument("--hand-seed", type=int, default=11, help="seed of the random hands (11)")
+    return ap.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    from solo_analysis.cards import parse_card, seat_str
+    from solo_analysis.sampler import DealSampler
+    from solo_analysis.solver import search_positions, solve
+
+    hands = [ORDINARY] + bench_advise.random_hands(args.hands, args.hand_seed)
+    dds = bench_solver.DDS()
+    fmt = bench_solver.fmt_s
+    print(
+        f"{'hand':<28}{'makes':>6}{'DDS':>11}{'ours':>11}{'time r':>8}"
+        f"{'DDS nodes':>12}{'ours':>12}{'size r':>8}"
+    )
+    totals = np.zeros(4)
+    mismatches = 0
+    for label, hand, seat_name, turnup in hands:
+        seat = SEAT_NAMES.index(seat_name)
+        partner = (seat + 2) % 4
+        side = tuple(sorted((seat, partner)))
+        trump = parse_card(turnup) // 13
+        deals = np.asarray(
+            DealSampler(hand, seat=seat, turnup=turnup, seed=args.seed).draw(args.deals)
+        )
+        kw = {
+            "trump": trump,
+            "leader": 0,
+            "declarers": "".join(seat_str(s) for s in side),
+            "target": TARGET,
+        }
+        pbns = [bench_solver.to_pbn(d) for d in deals]
+        solve(pbns[0], **kw)  # compile or load from the cache
+        d_time = o_time = 0.0
+        d_nodes = o_nodes = 0
+        makes = 0
+        for i, deal in enumerate(deals):
+            ep = dds.prepare(deal)
+            t0 = time.perf_counter()
+            d_ans = dds.side_can_make(ep, trump, 0, side, TARGET)
+            d_time += time.perf_counter() - t0
+            d_nodes += dds.nodes
+            t0 = time.perf_counter()
+            o_ans = solve(pbns[i], **kw)
+            o_time += time.perf_counter() - t0
+            o_nodes += search_positions(pbns[i], **kw)[2]
+            makes += bool(d_ans)
+            if bool(o_ans) != bool(d_ans):
+                mismatches += 1
+                print(f"  !!! MISMATCH {pbns[i]!r} {kw}: DDS {bool(d_ans)}, ours {bool(o_ans)}")
+        totals += (d_time, o_time, d_nodes, o_nodes)
+        name = f"{label} {hand} {turnup}"
+        print(
+            f"{name:<28}{makes:>6}{fmt(d_time):>11}{fmt(o_time):>11}{o_time / d_time:>8.2f}"
+            f"{d_nodes:>12,}{o_nodes:>12,}{o_nodes / max(d_nodes, 1):>8.2f}",
+            flush=True,
+        )
+    d_time, o_time, d_nodes, o_nodes = totals
+    print(
+        f"{'all':<28}{'':>6}{fmt(d_time):>11}{fmt(o_time):>11}{o_time / d_time:>8.2f}"
+        f"{d_nodes:>12,.0f}{o_nodes:>12,.0f}{o_nodes / max(d_nodes, 1):>8.2f}"
+    )
+    print(f"disagreements with DDS: {mismatches}")
+    return 1 if mismatches else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
