@@ -29,7 +29,6 @@ import bench_solver
 import numpy as np
 
 ORDINARY = ("ordinary", "AKJ94.K83.Q72.65", "second", "7S")
-SEAT_NAMES = ("eldest", "second", "third", "dealer")
 TARGET = 8  # Prop and Cop
 
 
@@ -43,7 +42,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def run(args: argparse.Namespace) -> int:
-    from solo_analysis.cards import parse_card, seat_str
+    from solo_analysis.cards import card_suit, parse_card, parse_seat
     from solo_analysis.sampler import DealSampler
     from solo_analysis.solver import search_positions, solve
 
@@ -57,19 +56,14 @@ def run(args: argparse.Namespace) -> int:
     totals = np.zeros(4)
     mismatches = 0
     for label, hand, seat_name, turnup in hands:
-        seat = SEAT_NAMES.index(seat_name)
+        seat = parse_seat(seat_name)
         partner = (seat + 2) % 4
         side = tuple(sorted((seat, partner)))
-        trump = parse_card(turnup) // 13
+        trump = card_suit(parse_card(turnup))
         deals = np.asarray(
             DealSampler(hand, seat=seat, turnup=turnup, seed=args.seed).draw(args.deals)
         )
-        kw = {
-            "trump": trump,
-            "leader": 0,
-            "declarers": "".join(seat_str(s) for s in side),
-            "target": TARGET,
-        }
+        kw = {"trump": trump, "leader": 0, "declarers": side, "target": TARGET}
         pbns = [bench_solver.to_pbn(d) for d in deals]
         solve(pbns[0], **kw)  # compile or load from the cache
         d_time = o_time = 0.0
