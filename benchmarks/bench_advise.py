@@ -8,7 +8,8 @@ Prints a table:
   *cold* = the first call in a fresh Python process (imports, numba cache load or compilation
   included), *warm* = a second call in the same process with another seed; with the deals
   used, the positions searched (millions), why sampling stopped and the widest half-width of a
-  ``p_make`` interval (points).
+  ``p_make`` interval (points) among the rows sampling brought to the tolerance (every fixed
+  row; with ``--stop-on bid`` the rows the recommendation reads).
 
 Each hand runs in its own subprocess with a time limit (``--timeout``), so one slow hand cannot
 stall the benchmark; a run that hits the limit is reported as such.
@@ -18,6 +19,7 @@ Usage::
     python benchmarks/bench_advise.py                      # the library's defaults
     python benchmarks/bench_advise.py --max-positions 0    # no cap on work: to the tolerance
     python benchmarks/bench_advise.py --random 16          # and 16 random hands (seats in turn)
+    python benchmarks/bench_advise.py --max-positions 0 --stop-on bid  # only the bid's rows
     python benchmarks/bench_advise.py --contracts solo,abundance --timeout 120
 """
 
@@ -41,7 +43,8 @@ HANDS: list[tuple[str, str, str, str]] = [
 _CHILD = r"""
 import json, sys, time
 args = json.loads(sys.argv[1])
-hand, seat, turnup, max_samples, contracts, max_question_positions, max_positions, root = args
+(hand, seat, turnup, max_samples, contracts, max_question_positions, max_positions, stop_on,
+ root) = args
 sys.path.insert(0, root)  # the package this script imported, not the working directory's
 t0 = time.perf_counter()
 from solo_analysis.advice import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_QUESTION_POSITIONS, advise
@@ -55,12 +58,13 @@ kw = dict(
     contracts=contracts,
     max_question_positions=max_question_positions,
     max_positions=max_positions,
+    stop_on=stop_on,
 )
 t1 = time.perf_counter()
 a = advise(hand, seat=seat, turnup=turnup, seed=1, **kw)
 t2 = time.perf_counter()
-fixed = a.table[a.table["choice"] == "fixed"]
-widest = float(((fixed["ci_high"] - fixed["ci_low"]) / 2).max())
+watched = a.table[a.table["candidate"] if stop_on == "bid" else a.table["choice"] == "fixed"]
+widest = float(((watched["ci_high"] - watched["ci_low"]) / 2).max())
 print(json.dumps({"cold": t2 - t1, "import": t1 - t0, "samples": a.samples,
                   "unresolved": a.unresolved, "converged": a.converged,
                   "advice": a.summary(), "positions": a.positions,
@@ -91,12 +95,23 @@ def run_hand(
     timeout: float,
     max_question_positions: int | None = None,
     max_positions: int | None = None,
+    stop_on: str = "rows",
 ) -> dict:
     import solo_analysis
 
     root = str(Path(solo_analysis.__file__).resolve().parents[1])
     payload = json.dumps(
-        [hand, seat, turnup, max_samples, contracts, max_question_positions, max_positions, root]
+        [
+            hand,
+            seat,
+            turnup,
+            max_samples,
+            contracts,
+            max_question_positions,
+            max_positions,
+            stop_on,
+            root,
+        ]
     )
     proc = subprocess.Popen(
         [sys.executable, "-c", _CHILD, payload],
@@ -173,6 +188,13 @@ def main(argv: list[str] | None = None) -> None:
         help="solver positions per advise (default: the library's; 0: no cap)",
     )
     parser.add_argument(
+        "--stop-on",
+        choices=["rows", "bid"],
+        default="rows",
+        help="the rows adaptive sampling brings to the tolerance (default rows: every row; "
+        "bid: the rows the recommendation reads); +-pts is the widest of those rows",
+    )
+    parser.add_argument(
         "--random",
         type=int,
         default=0,
@@ -195,6 +217,7 @@ def main(argv: list[str] | None = None) -> None:
         f"contracts={args.contracts or 'all'}, "
         f"max_question_positions={mqp_text}, "
         f"max_positions={mp_text}, "
+        f"stop_on={args.stop_on}, "
         f"timeout {args.timeout:g} s per hand"
     )
     extra = random_hands(args.random, args.random_seed)
@@ -217,6 +240,7 @@ def main(argv: list[str] | None = None) -> None:
             args.timeout,
             args.max_question_positions,
             args.max_positions,
+            args.stop_on,
         )
         cold = f"{r['cold']:.2f}" if "cold" in r else ("timeout" if r["timeout"] else "error")
         warm = f"{r['warm']:.2f}" if "warm" in r else ("timeout" if r["timeout"] else "-")

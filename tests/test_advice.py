@@ -29,7 +29,13 @@ from solo_analysis.play import DoubleDummy, PlayModel
 from solo_analysis.rules import load_rules
 from solo_analysis.sampler import DealSampler
 from solo_analysis.stats import N_FEATURES, deal_features, wilson_interval
-from solo_analysis.stats.control import Controls, cv_mean, logit_control, logit_fit
+from solo_analysis.stats.control import (
+    CV_MIN_DEALS,
+    Controls,
+    cv_mean,
+    logit_control,
+    logit_fit,
+)
 
 SPADES = "AKQJT98765432..."  # thirteen spades
 LOW = "5432.5432.432.32"  # only the lowest cards of each suit
@@ -242,6 +248,51 @@ def test_adaptive_sampling_stops_each_contract_on_its_own():
     # with a wide enough tolerance everything stops together, and the run converges
     b = advise(LOW, max_samples=2000, **{**kw, "tolerance": 0.2})
     assert b.converged and b.samples == 64 and (b.table.samples == 64).all()
+
+
+class PartnerCoinModel(PlayModel):
+    """A cheap fake: Prop and Cop makes by a coin of the partner's lowest card; all else makes.
+
+    The three partners' coins are independent, so the ``any`` row (their average) is about
+    three times as precise as each partner's row.
+    """
+
+    name = "fake-partner-coin"
+    note = "fake model for tests"
+
+    def tricks(self, deals, *, trump, leader, declarers, misere):
+        if misere:
+            return np.zeros(len(deals), dtype=np.int8)
+        if len(declarers) == 2:
+            partner = next(s for s in declarers if s != 2)  # the player sits third
+            return np.where(deals[:, partner, 0] % 2 == 1, 13, 0).astype(np.int8)
+        return np.full(len(deals), 13, dtype=np.int8)
+
+
+def test_stopping_on_the_bid_rows_leaves_each_partner_row_wider():
+    kw = dict(seat="third", turnup="KH", seed=4, play_model=PartnerCoinModel())
+    kw.update(tolerance=0.05, max_samples=2000)
+    rows = advise(LOW, **kw)
+    bid = advise(LOW, stop_on="bid", **kw)
+    assert (rows.stop_on, bid.stop_on) == ("rows", "bid")
+    assert rows.converged and bid.converged
+    t, b = rows.table, bid.table
+    half = lambda t: (t.ci_high - t.ci_low) / 2  # noqa: E731
+    prop = t.contract == "prop"
+    fixed = prop & (t.choice == "fixed")
+    # each partner's row near 50 % needs about 400 deals for +-0.05; their average is about
+    # three times as precise once the correction applies (from CV_MIN_DEALS = 128 deals)
+    assert (t[prop].samples > 2 * CV_MIN_DEALS).all() and (half(t) <= 0.05).all()
+    assert (b[prop].samples == CV_MIN_DEALS).all() and (b[~prop].samples == FIRST_BATCH).all()
+    assert bid.samples == CV_MIN_DEALS and (half(b[b.candidate]) <= 0.05).all()
+    assert (half(b[fixed]) > 0.05).all()
+    # the same first deals: each row is the fixed run of its own size
+    fixed_kw = {k: v for k, v in kw.items() if k not in ("tolerance", "max_samples")}
+    first = advise(LOW, samples=CV_MIN_DEALS, **fixed_kw)
+    cols = ["p_make", "ci_low", "ci_high", "ev_units"]
+    pd.testing.assert_frame_equal(b[prop][cols], first.table[prop][cols])
+    assert first.stop_on is None
+    assert bid.to_dict()["stop_on"] == "bid" and json.loads(bid.to_json())["converged"]
 
 
 class FakeClock:
@@ -724,6 +775,9 @@ def test_wilson_matches_scipy():
         (dict(max_seconds="5"), AdviceError),
         (dict(max_seconds=float("nan")), AdviceError),
         (dict(max_seconds=5), AdviceError),  # with samples
+        (dict(stop_on="bid"), AdviceError),  # with samples
+        (dict(stop_on="sometimes", samples=None), AdviceError),
+        (dict(stop_on=None, samples=None), AdviceError),
     ],
 )
 def test_bad_input_raises_one_line_errors(kwargs, error):

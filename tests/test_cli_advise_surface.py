@@ -218,3 +218,35 @@ def test_needs_compiling_names_real_kernels():
             assert hasattr(getattr(modules[module], attr), "_cache"), name  # a cached kernel
         assert _console.needs_compiling(*names) in (True, False)
     assert _console.needs_compiling("solver.no_such_kernel") is False
+
+
+# --- --stop-on --------------------------------------------------------------------------------
+
+ADAPTIVE = BASE[: BASE.index("--samples")] + BASE[BASE.index("--seed") :]
+
+
+def test_stop_on_bid_stops_on_the_rows_the_bid_reads(capsys):
+    import json
+
+    argv = ADAPTIVE + ["--tolerance", "0.2", "--stop-on", "bid", "--format", "json"]
+    code, out, _err = run(argv, capsys)
+    advice = json.loads(out)
+    assert code == 0 and advice["stop_on"] == "bid" and advice["converged"]
+    assert advice["stopped"] == "tolerance"
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--samples", "8", "--stop-on", "bid"], ("--stop-on", "not both")),
+        (["--stop-on", "sometimes"], ("sometimes",)),
+    ],
+)
+def test_stop_on_bad_use_is_one_line(extra, words, capsys, no_compute):
+    code, out, err = run(ADAPTIVE + extra, capsys)
+    assert_one_line_error(code, out, err, *words)
+
+
+def test_progress_line_names_the_bid_rows():
+    line = ProgressLine(io.StringIO(), adaptive=True, tolerance=0.02, bid_only=True)
+    assert "until the bid's intervals are within ±2%" in line.text(64, 2000)

@@ -23,6 +23,7 @@ from .request import (
     DEFAULT_MAX_QUESTION_POSITIONS,
     DEFAULT_MAX_SAMPLES,
     DEFAULT_TOLERANCE,
+    STOP_ON,
 )
 from .result import Advice
 from .sampling import FIRST_BATCH, MIN_CUT_BATCH, PROGRESS_CHUNK
@@ -35,6 +36,7 @@ __all__ = [
     "FIRST_BATCH",
     "MIN_CUT_BATCH",
     "PROGRESS_CHUNK",
+    "STOP_ON",
     "Advice",
     "AdviceError",
     "PlayComparison",

@@ -123,4 +123,6 @@ def compare_play(
 
 
 #: the options of adaptive sampling, which the second run replaces by the first run's deals
-_ADAPTIVE = frozenset({"samples", "tolerance", "max_samples", "max_seconds", "max_positions"})
+_ADAPTIVE = frozenset(
+    {"samples", "tolerance", "max_samples", "max_seconds", "max_positions", "stop_on"}
+)

@@ -49,6 +49,7 @@ def advise(
     control_variates: bool = True,
     max_seconds: float | None = None,
     max_positions: int | None = DEFAULT_MAX_POSITIONS,
+    stop_on: str = "rows",
     auction: Any = None,
     policy: BiddingPolicy | str | None = None,
     auction_evidence: bool = True,
@@ -68,13 +69,14 @@ def advise(
         A preset name, a ``.toml`` path or a :class:`RuleSet`.
     samples : int, optional
         Use exactly this many deals, for every row.  Without it sampling is adaptive: a first
-        batch of :data:`FIRST_BATCH` deals; after each batch a contract whose rows all report a
-        95 % sampling half-width on ``p_make`` of at most ``tolerance`` stops, and the others go
-        on to a next batch sized to bring the widest of them to the tolerance (at most doubling
-        the deals so far), until none is left, ``max_samples`` deals are used or the search
-        has spent ``max_positions`` (or ``max_seconds``, if given).  Deals the solver gave up
-        on (``max_question_positions``) widen a row's reported interval beyond that; the advice
-        is ``converged`` only if every reported interval is within the tolerance.
+        batch of :data:`FIRST_BATCH` deals; after each batch a contract whose rows (those of
+        ``stop_on``) all report a 95 % sampling half-width on ``p_make`` of at most
+        ``tolerance`` stops, and the others go on to a next batch sized to bring the widest of
+        them to the tolerance (at most doubling the deals so far), until none is left,
+        ``max_samples`` deals are used or the search has spent ``max_positions`` (or
+        ``max_seconds``, if given).  Deals the solver gave up on (``max_question_positions``)
+        widen a row's reported interval beyond that; the advice is ``converged`` only if every
+        reported interval of those rows is within the tolerance.
     seed : int, optional
         Seed of the deal stream (``0 <= seed < 2**64``); ``None`` picks one at random and
         records it.
@@ -132,6 +134,13 @@ def advise(
         :attr:`Advice.stopped` is then ``"max_positions"``.  Positions do not depend on the
         machine or the threads, so such a run repeats exactly from its seed.  ``None``: no cap
         (the tolerance or ``max_samples`` ends the run).  Ignored with ``samples``.
+    stop_on : {"rows", "bid"}, default "rows"
+        Which rows adaptive sampling brings to the tolerance.  ``"rows"``: every row solved on
+        its own (each Prop and Cop partner, each trump suit of a declarer's choice).
+        ``"bid"``: only the rows the recommendation reads (the ``candidate`` column: Prop and
+        Cop's ``any`` row, the ``best`` suit's row, a single-row contract's row), which needs
+        far fewer deals; the other rows then report the wider intervals of the deals they got,
+        and :attr:`Advice.converged` speaks of the candidate rows.  Not with ``samples``.
     auction : str or sequence of (seat, call), optional
         The calls so far, e.g. ``"eldest:prop second:pass"`` or ``[("eldest", "prop"),
         ("second", "pass")]`` (:class:`~solo_analysis.bidding.Auction`); ``seat`` must be the
@@ -177,7 +186,7 @@ def advise(
         (``exact=True``, or a rule set paying by the trick).
     AdviceError
         A bad ``samples``, ``max_samples``, ``tolerance``, ``exact``, ``max_question_positions``,
-        ``control_variates``, ``max_seconds`` or ``max_positions``.
+        ``control_variates``, ``max_seconds``, ``max_positions`` or ``stop_on``.
     ConstraintError, SamplingError
         From the sampler (a bad ``seed`` included).
     Interrupted
@@ -205,6 +214,7 @@ def advise(
         control_variates=control_variates,
         max_seconds=max_seconds,
         max_positions=max_positions,
+        stop_on=stop_on,
         auction=auction,
         policy=policy,
         auction_evidence=auction_evidence,
@@ -289,6 +299,7 @@ def _advice(request: Request, sampling: Sampling, outcome: Outcome) -> Advice:
         outcomes=outcomes,
         over=None if request.over is None else request.over.name,
         tolerance=request.stopping.tolerance if adaptive else None,
+        stop_on=request.stopping.stop_on if adaptive else None,
         converged=outcome.converged,
         unresolved=outcome.unresolved,
         max_question_positions=getattr(model, "max_positions", None),

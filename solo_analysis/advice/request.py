@@ -34,6 +34,7 @@ __all__ = [
     "DEFAULT_MAX_SAMPLES",
     "DEFAULT_TOLERANCE",
     "MAX_SAMPLES",
+    "STOP_ON",
     "Request",
     "Stopping",
 ]
@@ -53,6 +54,10 @@ DEFAULT_MAX_POSITIONS: int = 60_000_000
 #: in memory for the intervals, about 1.2 kB a deal at the peak with every contract (measured:
 #: 300,000 deals 0.23 GB more than 100,000), and a million deals take the solver hours
 MAX_SAMPLES: int = 1_000_000
+#: which rows adaptive sampling brings to the tolerance: every fixed row (each Prop and Cop
+#: partner, each trump suit), or only the rows the recommendation reads (a contract's
+#: ``any`` / ``best`` row, else its only row)
+STOP_ON: tuple[str, ...] = ("rows", "bid")
 #: the share of drawn deals below which the deals that agree with an auction are too rare to
 #: sample (checked once a million candidates have been drawn)
 AUCTION_MIN_ACCEPTANCE: float = 1e-4
@@ -89,12 +94,16 @@ class Stopping:
         A time limit (``None``: none).
     max_positions : int or None
         A cap on the search positions of the whole run (``None``: none).
+    stop_on : str
+        Which rows must reach the tolerance: ``"rows"`` every fixed row, ``"bid"`` the rows
+        the recommendation reads (:data:`STOP_ON`).
     """
 
     tolerance: float
     max_samples: int
     max_seconds: float | None
     max_positions: int | None
+    stop_on: str = "rows"
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,6 +161,7 @@ class Request:
         control_variates: bool,
         max_seconds: float | None,
         max_positions: int | None,
+        stop_on: str = "rows",
         auction: Any = None,
         policy: BiddingPolicy | str | None = None,
         auction_evidence: bool = True,
@@ -245,6 +255,12 @@ class Request:
             max_seconds = float(max_seconds)
         if max_positions is not None:
             max_positions = _check_int(max_positions, "max_positions", 1)
+        if not isinstance(stop_on, str) or stop_on not in STOP_ON:
+            raise AdviceError(f"stop_on must be one of {', '.join(STOP_ON)}, got {stop_on!r}")
+        if stop_on != "rows" and samples is not None:
+            raise AdviceError(
+                "stop_on chooses when adaptive sampling stops: give samples or stop_on, not both"
+            )
         the_seed = secrets.randbits(63) if seed is None else check_seed(seed)
         options = dict(play_options or {})
         if isinstance(play_model, str) and play_model.strip().lower() == "pimc":
@@ -290,7 +306,7 @@ class Request:
             exact=exact,
             control_variates=bool(control_variates),
             constraints=the_constraints,
-            stopping=Stopping(float(tolerance), max_samples, max_seconds, max_positions),
+            stopping=Stopping(float(tolerance), max_samples, max_seconds, max_positions, stop_on),
             model=model,
             auction=the_auction,
             policy=the_policy,

@@ -123,9 +123,13 @@ class Advice:
         The highest bid so far (only higher contracts are ``allowed``).
     tolerance : float or None
         Target Wilson half-width (``None`` when ``samples`` was fixed).
+    stop_on : str or None
+        The rows adaptive sampling brought to the tolerance: ``"rows"`` (every fixed row) or
+        ``"bid"`` (the ``candidate`` rows alone); ``None`` when ``samples`` was fixed.
     converged : bool
-        True if every fixed row's reported ``p_make`` interval (widened for its unresolved
-        deals) is within the tolerance (always True with fixed ``samples``).
+        True if the reported ``p_make`` interval (widened for its unresolved deals) of every
+        row that ``stop_on`` names is within the tolerance (always True with fixed
+        ``samples``).
     unresolved : int
         Deals on which at least one question took the solver more than
         :attr:`max_question_positions` positions (each row's own count is its ``unresolved``
@@ -197,6 +201,7 @@ class Advice:
     margin: tuple[float, float, float]
     over: str | None = None
     tolerance: float | None = None
+    stop_on: str | None = None
     converged: bool = True
     unresolved: int = 0
     max_question_positions: int | None = None
@@ -374,6 +379,7 @@ class Advice:
             "play_note": self.play_note,
             "over": self.over,
             "tolerance": self.tolerance,
+            "stop_on": self.stop_on,
             "converged": bool(self.converged),
             "unresolved": int(self.unresolved),
             "max_question_positions": (

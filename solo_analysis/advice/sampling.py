@@ -43,6 +43,8 @@ __all__ = [
     "SOLVE_CHUNK",
     "Outcome",
     "Sampling",
+    "all_results",
+    "bid_rows",
     "row_results",
     "still_open",
 ]
@@ -81,43 +83,99 @@ def row_results(rows: list[Row], i: int) -> tuple[np.ndarray, np.ndarray, np.nda
     return made, payoff, tricks
 
 
-def _halfwidths(rows: list[Row], i: int, controls: Controls | None) -> tuple[float, float]:
-    """Half-widths of row ``i``'s ``p_make`` interval.
+def _nanmean(x: np.ndarray) -> float:
+    """Mean over the non-NaN entries (NaN if there are none)."""
+    x = x[~np.isnan(x)]
+    return float(x.mean()) if x.size else math.nan
+
+
+Results = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def all_results(rows: list[Row]) -> tuple[dict[int, Results], dict[int, int]]:
+    """Every row's :func:`row_results`, the derived rows' included, and each ``best`` row's choice.
+
+    A ``best`` row (the declarer's choice of trumps) is its source row of the highest expected
+    units (then make rate, then the first), chosen on the means so far; an ``any`` row (Prop
+    and Cop, whoever accepts) averages its partners' rows deal by deal (``made`` is then the
+    share of the partners with whom the contract makes; NaN where one of them was given up
+    on) and counts no tricks.  Returns the arrays by row index and, for each ``best`` row, the
+    index of the source row it took.
+    """
+    arrays: dict[int, Results] = {}
+    for i, row in enumerate(rows):
+        if row.choice == "fixed":
+            arrays[i] = row_results(rows, i)
+    chosen: dict[int, int] = {}
+    for i, row in enumerate(rows):
+        if row.choice == "best":
+            evs = [_nanmean(arrays[j][1]) for j in row.sources]
+            rates = [_nanmean(arrays[j][0]) for j in row.sources]
+            k = max(range(len(evs)), key=lambda m: (evs[m], rates[m], -m))
+            chosen[i] = row.sources[k]
+            arrays[i] = arrays[row.sources[k]]
+        elif row.choice == "any":
+            parts = [arrays[j] for j in row.sources]
+            made = np.mean([a[0] for a in parts], axis=0)
+            payoff = np.mean([a[1] for a in parts], axis=0)
+            arrays[i] = (made, payoff, np.full(made.shape, -1, dtype=np.int8))
+    return arrays, chosen
+
+
+def bid_rows(rows: list[Row]) -> list[int]:
+    """The rows a recommendation reads: each contract's derived row, or its only row."""
+    derived = {row.contract.name for row in rows if row.choice != "fixed"}
+    return [
+        i for i, row in enumerate(rows) if row.choice != "fixed" or row.contract.name not in derived
+    ]
+
+
+def _halfwidths(made: np.ndarray, controls: Controls | None) -> tuple[float, float]:
+    """Half-widths of the ``p_make`` interval of a row whose per-deal results are ``made``.
 
     Returns the half-width as reported (unresolved deals included) and the one from sampling
     alone.
     """
-    made, _, _ = row_results(rows, i)
     x = None if controls is None else controls.x[: made.size]
     _, lo, hi, _, sampling = rate_bounds(made, x, controls)
     return (hi - lo) / 2, sampling
 
 
 def still_open(
-    rows: list[Row], tolerance: float, controls: Controls | None
+    rows: list[Row], tolerance: float, controls: Controls | None, stop_on: str = "rows"
 ) -> tuple[list[Row], float, bool]:
-    """The rows of the contracts that some fixed row of keeps wider than ``tolerance``.
+    """The rows of the contracts that some watched row of keeps wider than ``tolerance``.
 
-    A row is open while the sampling half-width of its ``p_make`` exceeds the tolerance.  The
-    widening for its unresolved deals is left out: it follows the share of deals the solver
-    gives up on, which more deals do not shrink, and those deals are the costliest, each a
-    full question budget.  Whether the reported intervals fit is returned apart, and the advice
+    The watched rows are every fixed row (``stop_on="rows"``: each Prop and Cop partner, each
+    trump suit) or the rows the recommendation reads (``"bid"``, :func:`bid_rows`: a
+    contract's ``any`` or ``best`` row where it has one, else its only row).  A watched row is
+    open while the sampling half-width of its ``p_make`` exceeds the tolerance.  The widening
+    for its unresolved deals is left out: it follows the share of deals the solver gives up
+    on, which more deals do not shrink, and those deals are the costliest, each a full
+    question budget.  Whether the reported intervals fit is returned apart, and the advice
     says so.
 
     A contract stops as a whole (its derived ``best`` / ``any`` row needs its fixed rows on the
     same deals), and only on its own intervals, so that each row's stopping rule depends on its
     own results alone, as when every row ran to the slowest one.  Also returns the widest
-    sampling half-width among the open rows (0 when none is left) and whether every fixed
+    sampling half-width among the open rows (0 when none is left) and whether every watched
     row's reported interval (widening included) is within the tolerance.
     """
+    if stop_on == "bid":
+        arrays, _ = all_results(rows)
+        watched = {i: arrays[i][0] for i in bid_rows(rows)}
+    else:
+        watched = {
+            i: row_results(rows, i)[0] for i, row in enumerate(rows) if row.choice == "fixed"
+        }
     wide: dict[str, float] = {}
     within = True
-    for i, row in enumerate(rows):
-        if row.choice == "fixed":
-            reported, sampling = _halfwidths(rows, i, controls)
-            within = within and reported <= tolerance
-            if sampling > tolerance:
-                wide[row.contract.name] = max(sampling, wide.get(row.contract.name, 0.0))
+    for i, made in watched.items():
+        reported, sampling = _halfwidths(made, controls)
+        within = within and reported <= tolerance
+        if sampling > tolerance:
+            name = rows[i].contract.name
+            wide[name] = max(sampling, wide.get(name, 0.0))
     open_rows = [row for row in rows if row.contract.name in wide]
     return open_rows, max(wide.values(), default=0.0), within
 
@@ -353,7 +411,9 @@ class Sampling:
             batch_positions = self.spent() - before_positions
             short = batch < goal - total  # a cap stopped the batch after one of its chunks
             total += batch
-            active, widest, converged = still_open(self.rows, stop.tolerance, self.controls)
+            active, widest, converged = still_open(
+                self.rows, stop.tolerance, self.controls, stop.stop_on
+            )
             if not active:
                 stopped = "tolerance"
                 break

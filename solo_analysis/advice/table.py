@@ -19,15 +19,9 @@ from ..play.questions import Row
 from ..rules import Contract, RuleSet
 from ..stats.control import Controls, mean_bounds, mean_se, rate_bounds
 from ..stats.intervals import Z95, alike_interval, widen
-from .sampling import row_results
+from .sampling import all_results, bid_rows
 
 __all__ = ["recommend", "summarise"]
-
-
-def _nanmean(x: np.ndarray) -> float:
-    """Mean over the non-NaN entries (NaN if there are none)."""
-    x = x[~np.isnan(x)]
-    return float(x.mean()) if x.size else math.nan
 
 
 def summarise(
@@ -53,25 +47,9 @@ def summarise(
     figures of a row come from the same estimate, and its interval falls back to Wilson's on
     the settlement's range when the deals are too few for a normal one (:func:`mean_bounds`).
     """
-    arrays: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-    for i, row in enumerate(rows):
-        if row.choice == "fixed":
-            arrays[i] = row_results(rows, i)
-    # derived rows: the declarer's single best denomination, or the average over Prop partners
-    chosen: dict[int, int] = {}
-    for i, row in enumerate(rows):
-        if row.choice == "best":
-            evs = [_nanmean(arrays[j][1]) for j in row.sources]
-            rates = [_nanmean(arrays[j][0]) for j in row.sources]
-            k = max(range(len(evs)), key=lambda m: (evs[m], rates[m], -m))
-            chosen[i] = row.sources[k]
-            arrays[i] = arrays[row.sources[k]]
-            row.trump = rows[row.sources[k]].trump
-        elif row.choice == "any":
-            parts = [arrays[j] for j in row.sources]
-            made = np.mean([a[0] for a in parts], axis=0)
-            payoff = np.mean([a[1] for a in parts], axis=0)
-            arrays[i] = (made, payoff, np.full(made.shape, -1, dtype=np.int8))
+    arrays, chosen = all_results(rows)
+    for i, k in chosen.items():
+        rows[i].trump = rows[k].trump
 
     records = []
     dist_records = []
@@ -153,10 +131,8 @@ def summarise(
         [r["partner"] for r in records], dtype=object
     )  # keep None, not NaN
     # candidate: the derived row of a contract if it has one, else its only row
-    derived = {rows[i].contract.name for i in range(len(rows)) if rows[i].choice != "fixed"}
-    table["candidate"] = [
-        (r["choice"] != "fixed") or (r["contract"] not in derived) for r in records
-    ]
+    candidates = set(bid_rows(rows))
+    table["candidate"] = [r["row"] in candidates for r in records]
     dist_cols = ["row", "contract", "trump", "partner", "choice", "tricks", "count", "share"]
     distribution = pd.DataFrame.from_records(dist_records, columns=dist_cols)
     distribution["partner"] = pd.Series([r["partner"] for r in dist_records], dtype=object)

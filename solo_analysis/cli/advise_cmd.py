@@ -54,8 +54,10 @@ class ProgressLine:
         delay: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         max_positions: int | None = None,
+        bid_only: bool = False,
     ) -> None:
         self.stream = stream
+        self.bid_only = bid_only
         self.adaptive = adaptive
         self.tolerance = tolerance
         self.max_positions = max_positions
@@ -68,10 +70,11 @@ class ProgressLine:
         """The line for ``done`` of ``planned`` deals."""
         seconds = self.clock() - self.start
         if self.adaptive:
+            which = "the bid's intervals are" if self.bid_only else "every interval is"
             tol = (
                 ""
                 if self.tolerance is None
-                else f" until every interval is within ±{100 * self.tolerance:g}%"
+                else f" until {which} within ±{100 * self.tolerance:g}%"
             )
             cap = (
                 "" if self.max_positions is None else f" or {self.max_positions:,} search positions"
@@ -227,6 +230,14 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
     "same on every machine.",
 )
 @click.option(
+    "--stop-on",
+    type=click.Choice(["rows", "bid"], case_sensitive=False),
+    default=None,
+    help="Adaptive sampling: the rows brought to the tolerance: rows (default) every row, each "
+    "Prop partner and trump suit; bid only the rows the recommendation reads (far fewer "
+    "deals; the others keep wider intervals).",
+)
+@click.option(
     "--seed", type=int, default=None, help="Seed of the deal stream (default: random, reported)."
 )
 @click.option(
@@ -333,6 +344,7 @@ def advise(
     max_samples: int | None,
     max_seconds: float | None,
     max_positions: int | None,
+    stop_on: str | None,
     seed: int | None,
     over: str | None,
     auction: str | None,
@@ -358,11 +370,11 @@ def advise(
     )
     from ..advice import advise as run_advise
 
-    adaptive = (tolerance, max_samples, max_seconds, max_positions)
+    adaptive = (tolerance, max_samples, max_seconds, max_positions, stop_on)
     if samples is not None and any(x is not None for x in adaptive):
         raise click.UsageError(
-            "give either --samples or --tolerance/--max-samples/--max-seconds/--max-positions, "
-            "not both"
+            "give either --samples or --tolerance/--max-samples/--max-seconds/--max-positions/"
+            "--stop-on, not both"
         )
     if max_positions is not None and max_positions < 0:
         raise click.UsageError(
@@ -388,6 +400,7 @@ def advise(
             adaptive=samples is None,
             tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
             max_positions=positions_cap,
+            bid_only=stop_on is not None and stop_on.lower() == "bid",
         )
     common: dict[str, Any] = {
         "seat": seat,
@@ -408,6 +421,8 @@ def advise(
         "max_positions": positions_cap,
         "contracts": names,
     }
+    if stop_on is not None:
+        common["stop_on"] = stop_on.lower()
     if compare_play:
         _compare(hand, play.lower(), options, fmt.lower(), quiet, plot_path, line, **common)
         return
