@@ -233,6 +233,8 @@ def test_stop_on_bid_stops_on_the_rows_the_bid_reads(capsys):
     advice = json.loads(out)
     assert code == 0 and advice["stop_on"] == "bid" and advice["converged"]
     assert advice["stopped"] == "tolerance"
+    code, out, _err = run(argv[:-2], capsys)
+    assert code == 0 and "stops once the intervals the bid reads are within ±20%" in out
 
 
 @pytest.mark.parametrize(

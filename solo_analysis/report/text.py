@@ -101,7 +101,10 @@ def _deals_line(advice: AdviceView) -> str:
     """How many deals, and why sampling stopped where it did."""
     line = f"deals: {advice.samples} (seed {advice.seed})"
     if advice.tolerance is not None:
-        line += f"; each contract stops once its intervals are within ±{100 * advice.tolerance:g}%"
+        which = (
+            "the intervals the bid reads are" if advice.stop_on == "bid" else "its intervals are"
+        )
+        line += f"; each contract stops once {which} within ±{100 * advice.tolerance:g}%"
     if advice.stopped == "interrupted":
         line += "; interrupted: the figures are those of the deals solved before it"
     elif not advice.converged:

@@ -77,6 +77,10 @@ class AdviceView(Protocol):
         """Target half-width of adaptive sampling (``None``: fixed samples)."""
 
     @property
+    def stop_on(self) -> str | None:
+        """The rows adaptive sampling watched: ``"rows"``, ``"bid"`` (``None``: fixed samples)."""
+
+    @property
     def converged(self) -> bool:
         """Whether every reported interval is within the tolerance."""
 
