@@ -546,6 +546,45 @@ def test_control_variate_estimate_on_known_relations():
     assert (f[:, 42:45] == hearts**2).all() and (deal_features(deals, 2)[:, 42:] == 0).all()
 
 
+def _features_reference(deals, seat, trump=None):
+    """:func:`deal_features` in plain numpy, column by column as its docstring says."""
+    n = deals.shape[0]
+    others = [q for q in range(4) if q != seat]
+    suit = deals[:, others, :] // 13
+    rank = deals[:, others, :] % 13
+    hcp = np.maximum(rank - 8, 0)
+    length = np.stack([(suit == s).sum(axis=2) for s in range(4)], axis=2)
+    points = np.stack([np.where(suit == s, hcp, 0).sum(axis=2) for s in range(4)], axis=2)
+    shortest = length.min(axis=2)
+    trumps = np.zeros_like(shortest) if trump is None else length[:, :, trump]
+    cols = [
+        points[:, :2, :].reshape(n, 8),
+        length[:, :2, :3].reshape(n, 6),
+        length.max(axis=1),
+        length.min(axis=1),
+        (length == 0).sum(axis=1),
+        points.max(axis=1),
+        points.sum(axis=2) ** 2,
+        shortest,
+        np.where(shortest <= 1, trumps, 0),
+        2 * (rank == 12).sum(axis=2) + (rank == 11).sum(axis=2),
+        trumps**2,
+        np.maximum(trumps - 1, 0) * (3 - np.minimum(shortest, 3)),
+    ]
+    return np.concatenate(cols, axis=1).astype(float)
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_deal_features_match_their_definition(seat):
+    hand = "AKJ94.K83.Q72.65"
+    deals = np.asarray(DealSampler(hand, seat=seat, turnup=None, seed=seat).draw(300))
+    assert deal_features(deals[:0], seat).shape == (0, N_FEATURES)
+    for trump in (None, 0, 3):
+        got = deal_features(deals, seat, trump)
+        assert got.dtype == np.float64 and got.shape == (300, N_FEATURES)
+        np.testing.assert_array_equal(got, _features_reference(deals, seat, trump))
+
+
 def _synthetic_controls(rng, n_aux=100_000):
     """Controls whose stream is ``n_aux`` draws of three standard normal features."""
     xa = rng.normal(size=(n_aux, 3))

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 #: the kernel modules, relative to the package root
-KERNEL_GLOBS = ("solver/_*.py", "sampler/_kernel.py", "play/_*.py")
+KERNEL_GLOBS = ("solver/_*.py", "sampler/_kernel.py", "play/_*.py", "stats/_features.py")
 #: the digest of the sources the caches were built from, relative to the package root
 STAMP = Path("__pycache__") / "kernel-sources.sha1"
 

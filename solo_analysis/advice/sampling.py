@@ -306,7 +306,10 @@ class Sampling:
         )
         sd = np.sqrt(np.diag(controls.cov))
         controls.scale = np.where(sd > 0, sd, 1.0)
-        controls.za = ((xa - controls.mean) / controls.scale).astype(np.float32)
+        # standardised in place: the stream's features are not needed again
+        xa -= controls.mean
+        xa /= controls.scale
+        controls.za = xa.astype(np.float32)
 
     def solve(
         self,

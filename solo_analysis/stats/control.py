@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._features import features_into
 from .intervals import Z95, range_interval, widen, wilson_interval
 
 __all__ = [
@@ -88,36 +89,11 @@ def deal_features(deals: np.ndarray, seat: int, trump: int | None = None) -> np.
     numpy.ndarray
         ``float64[n, N_FEATURES]``.
     """
-    d = np.asarray(deals)
-    n = d.shape[0]
-    if n == 0:
-        return np.zeros((0, N_FEATURES))
-    others = [q for q in range(4) if q != seat]
-    suit = d[:, others, :] // 13
-    rank = d[:, others, :] % 13
-    hcp = np.maximum(rank - 8, 0)
-    length = np.stack([(suit == s).sum(axis=2) for s in range(4)], axis=2)  # (n, 3 hands, 4 suits)
-    points = np.stack([np.where(suit == s, hcp, 0).sum(axis=2) for s in range(4)], axis=2)
-    shortest = length.min(axis=2)
-    trumps = np.zeros_like(shortest) if trump is None else length[:, :, trump]
-    ruffs = np.where(shortest <= 1, trumps, 0)
-    controls = np.where(rank == 12, 2, 0).sum(axis=2) + (rank == 11).sum(axis=2)
-    ruff_tricks = np.maximum(trumps - 1, 0) * (3 - np.minimum(shortest, 3))
-    cols = [
-        points[:, :2, :].reshape(n, 8),
-        length[:, :2, :3].reshape(n, 6),
-        length.max(axis=1),
-        length.min(axis=1),
-        (length == 0).sum(axis=1),
-        points.max(axis=1),
-        points.sum(axis=2) ** 2,
-        shortest,
-        ruffs,
-        controls,
-        trumps**2,
-        ruff_tricks,
-    ]
-    return np.concatenate(cols, axis=1).astype(float)
+    d = np.ascontiguousarray(deals, dtype=np.int8)
+    out = np.zeros((d.shape[0], N_FEATURES))
+    if d.shape[0]:
+        features_into(d, np.int64(seat), np.int64(-1 if trump is None else trump), out)
+    return out
 
 
 @dataclass
