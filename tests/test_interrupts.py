@@ -51,6 +51,35 @@ def test_run_stoppable_hands_on_the_kernels_error():
         run_stoppable(kernel)
 
 
+class _Poke(Exception):
+    """Raised by the test's SIGUSR1 handler, as the command line's SIGTERM handler raises."""
+
+
+@pytest.mark.jit_off
+def test_run_stoppable_raises_only_once_the_kernel_has_returned():
+    # the kernel takes 0.3 s to wind down after its flag is set; an exception raised in the
+    # wait (as a signal handler raises it) must not let run_stoppable return before that
+    finished: list[float] = []
+
+    def kernel(stop):
+        while stop[0] == 0:
+            time.sleep(0.001)
+        time.sleep(0.3)
+        finished.append(time.perf_counter())
+
+    previous = signal.signal(signal.SIGUSR1, lambda signum, frame: (_ for _ in ()).throw(_Poke()))
+    timer = threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGUSR1))
+    try:
+        timer.start()
+        with pytest.raises(_Poke):
+            run_stoppable(kernel)
+        raised = time.perf_counter()
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
+    assert finished and finished[0] <= raised
+
+
 @pytest.mark.jit_off
 def test_a_batch_with_the_flag_set_solves_nothing():
     deals = random_deals(3, 1)[:, :, :2]  # two-card endings
@@ -69,10 +98,6 @@ def test_a_batch_with_the_flag_set_solves_nothing():
         np.ones(1, dtype=np.int64),
     )
     assert (answers == _kernels.STOPPED).all() and (work == 0).all()
-
-
-class _Poke(Exception):
-    """Raised by the test's SIGUSR1 handler, as the command line's SIGTERM handler raises."""
 
 
 def test_an_interrupt_stops_the_workers_within_a_second():

@@ -16,6 +16,7 @@ from numba import njit, prange
 
 from ..solver._bits import choices, next_task, pop52
 from ..solver._cards import card_values
+from ..solver._flag import stop_set
 from ..solver._kernels import STOPPED, budget, makes, new_history, roles
 from ._worlds import sample_worlds, world_key
 
@@ -120,7 +121,7 @@ def playout_one(
                 budget_d,
                 stop,
             )
-            if stop[0] != 0:
+            if stop_set(stop):
                 return False, -1
             positions += budget_d[0]
             if v >= 0:
@@ -210,7 +211,7 @@ def playout_one(
                     False,
                     stop,
                 )
-                if stop[0] != 0:
+                if stop_set(stop):
                     return False, -1
                 positions += budget_w[0]
                 for j in range(k):
@@ -317,7 +318,7 @@ def playout_many(
     for w in prange(infos.shape[0]):
         while True:
             i = next_task(counter)
-            if i >= n or stop[0] != 0:
+            if i >= n or stop_set(stop):
                 break
             made, spent = playout_one(
                 masks[i],

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._bits import next_task, pop52
+from ._flag import stop_set
 from ._kernels import budget, new_history, roles
 from ._search import search
 
@@ -254,7 +255,7 @@ def card_values_many(
     for w in prange(infos.shape[0]):
         while True:
             i = next_task(counter)
-            if i >= n or stop[0] != 0:
+            if i >= n or stop_set(stop):
                 break
             positions = budget(limit)
             out[i] = card_values(

@@ -33,6 +33,7 @@ from numba import njit, prange
 
 from ..cards import FULL_MASK
 from ._bits import choices, next_task, pop52
+from ._flag import stop_set
 from ._search import STOP_EVERY, search
 from ._table import TT_WAYS
 
@@ -137,7 +138,7 @@ def _search_from(
     positions[3] = limit
     state = 1
     if positions[0] > positions[1]:
-        if positions[0] > limit or (stop is not None and stop[0] != 0):
+        if positions[0] > limit or (stop is not None and stop_set(stop)):
             return v, -1
         state = 0
     positions[1] = min(limit, positions[0] + STOP_EVERY)
@@ -571,7 +572,7 @@ def solve_many(
     work = np.zeros(n, dtype=np.int64)
     counter = np.zeros(1, dtype=np.int64)
     for w in prange(infos.shape[0]):
-        while stop[0] == 0:
+        while not stop_set(stop):
             i = next_task(counter)
             if i >= n:
                 break
@@ -589,7 +590,7 @@ def solve_many(
                 positions,
                 stop,
             )
-            out[i] = STOPPED if answer < 0 and stop[0] != 0 else answer
+            out[i] = STOPPED if answer < 0 and stop_set(stop) else answer
             work[i] = positions[0]
     return out, work
 

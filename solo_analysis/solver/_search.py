@@ -61,6 +61,7 @@ from ._bounds import (
     sure_lead,
     sure_trumps,
 )
+from ._flag import stop_set
 from ._moves import gen_moves
 from ._table import EXACT_TT, HASH_A, HASH_B, sig_owners, suit_seq, tt_key, tt_probe, tt_store
 
@@ -146,7 +147,7 @@ def search(
             need = st[d, ST_NEED]
             positions[0] += 1
             if positions[0] > positions[1]:
-                if positions[0] > positions[3] or (stop is not None and stop[0] != 0):
+                if positions[0] > positions[3] or (stop is not None and stop_set(stop)):
                     return False
                 positions[1] = min(positions[3], positions[0] + STOP_EVERY)
             st[d, ST_SLOT] = -1

@@ -73,23 +73,30 @@ def run_stoppable(kernel: Callable[..., _T], *args: Any) -> _T:
     stop = np.zeros(1, dtype=np.int64)
     result: list[_T] = []
     failure: list[BaseException] = []
+    # Set by the worker when the kernel has returned.  Not ``Thread.join`` / ``is_alive``:
+    # an exception raised in a join (a signal handler's) can leave Python 3.11's thread
+    # object marked as stopped while the kernel still runs, and the next kernel would then
+    # run beside it.
+    done = threading.Event()
 
     def work() -> None:
         try:
             result.append(kernel(*args, stop))
         except BaseException as exc:  # handed to the calling thread
             failure.append(exc)
+        finally:
+            done.set()
 
     worker = threading.Thread(target=work, name="solo-analysis-kernel", daemon=True)
     try:
         worker.start()
-        while worker.is_alive():
-            worker.join(STOP_POLL)
+        while not done.wait(STOP_POLL):
+            pass
     except BaseException:
         stop[0] = 1
-        while worker.is_alive():
+        while not done.is_set():
             try:
-                worker.join(STOP_POLL)
+                done.wait(STOP_POLL)
             except BaseException:  # a second interrupt: the kernel is stopping already
                 stop[0] = 1
         raise
