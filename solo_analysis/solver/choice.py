@@ -21,9 +21,8 @@ import numpy.typing as npt
 from ..cards import DeclarersLike
 from ..deal import Deal
 from ..errors import DealError
-from . import _cards, _kernels
-from ._table import TT_BITS_DEFAULT
-from .batch import check_max_positions, check_threads, run_stoppable
+from . import _cards
+from .batch import check_max_positions, check_threads, run_stoppable, worker_tables
 from .question import Question
 from .trick import Trick, legal_cards, play_trick
 
@@ -159,7 +158,7 @@ def card_values_batch(
         misere,
         target,
         np.ascontiguousarray(cards, dtype=np.int64),
-        *_kernels.new_tables(workers, TT_BITS_DEFAULT),
+        *worker_tables(workers),
         limit,
     )
     return values, work
