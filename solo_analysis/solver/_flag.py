@@ -4,7 +4,7 @@ A kernel run by :func:`~solo_analysis.solver.batch.run_stoppable` is told to sto
 thread writing ``stop[0] = 1``.  A plain read of ``stop[0]`` in a loop that never writes it
 may be hoisted out of the loop by the compiler and the write never seen (measured: a batch
 told to stop after 0.3 s ran all its 400 tasks, 3.2 s).  :func:`stop_set` reads it with an
-acquire load in compiled code, and plainly in Python (``NUMBA_DISABLE_JIT=1``).
+atomic (monotonic) load in compiled code, and plainly in Python (``NUMBA_DISABLE_JIT=1``).
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ def stop_set(stop):
 
 @intrinsic
 def _load_first(typingctx, arr):
-    """``arr[0]`` of an ``int64`` array, read by an atomic (acquire) load."""
+    """``arr[0]`` of an ``int64`` array, read by an atomic (monotonic) load."""
     if not isinstance(arr, types.Array) or arr.dtype != types.int64:
         return None
 
     def codegen(context, builder, signature, args):
         ary = context.make_array(signature.args[0])(context, builder, args[0])
-        return builder.load_atomic(ary.data, "acquire", 8)
+        return builder.load_atomic(ary.data, "monotonic", 8)
 
     return types.int64(arr), codegen
 
