@@ -5,7 +5,7 @@ its own transposition table; no numba setting is changed, so Python threads may 
 at the same time.  Answers and positions do not depend on the number of threads.
 
 A batch kernel runs in a worker thread of its own while the calling thread waits for it in
-short timed joins (:func:`run_stoppable`), so that Ctrl-C (or a SIGTERM handler's exception)
+short timed waits (:func:`run_stoppable`), so that Ctrl-C (or a SIGTERM handler's exception)
 reaches the calling thread, which sets the kernel's ``stop`` flag, waits the fraction of a
 second the workers take to stop, and raises the interrupt again.  numba kernels cannot read
 a global array that changes, so the flag is the kernel's last argument.  Other batch kernels
@@ -77,10 +77,12 @@ def run_stoppable(kernel: Callable[..., _T], *args: Any) -> _T:
     """Run ``kernel(*args, stop)`` in a worker thread; stop it if the caller is interrupted.
 
     ``stop`` is a new ``int64[1]`` array of zeros, the kernel's stop flag: a long-running
-    kernel takes it as its last argument and its workers look at it between tasks, and its
-    searches every :data:`~solo_analysis.solver._search.STOP_EVERY` positions (as
-    ``solve_many`` does).  The kernel must release the GIL (``nogil=True``) for the wait to
-    be interruptible: the calling thread waits in timed joins of :data:`STOP_POLL` seconds,
+    kernel takes it as its last argument and its workers look at it (with
+    :func:`._flag.stop_set`) between tasks, and its searches every
+    :data:`~solo_analysis.solver._search.STOP_EVERY` positions (as ``solve_many`` does).  The
+    kernel must release the GIL (``nogil=True``) for the wait to be interruptible: the
+    calling thread waits on an event the kernel's thread sets when the kernel returns, in
+    timed waits of :data:`STOP_POLL` seconds,
     so a ``KeyboardInterrupt`` (Ctrl-C), or any exception a signal handler raises there,
     reaches it while the kernel runs.  It then sets ``stop[0] = 1``, waits for the kernel to
     return (the workers stop within milliseconds; a second interrupt meanwhile only sets the
