@@ -206,12 +206,14 @@ def test_needs_compiling_names_real_kernels():
     from solo_analysis.cli import _console
     from solo_analysis.sampler import _kernel as sampler_kernels
     from solo_analysis.solver import _kernels as solver_kernels
+    from solo_analysis.stats import _features as stats_kernels
 
-    modules = {"solver": solver_kernels, "sampler": sampler_kernels}
+    modules = {"solver": solver_kernels, "sampler": sampler_kernels, "stats": stats_kernels}
     for names in (
         ("solver.solve_position",),
         ("solver.solve_after_lead",),
         ("solver.solve_many", "sampler.deal_batch"),
+        ("solver.solve_many", "sampler.deal_batch", "stats.features_into"),
     ):
         for name in names:
             module, attr = name.split(".")

@@ -25,16 +25,18 @@ def stderr_is_terminal() -> bool:
 def needs_compiling(*kernels: str) -> bool:
     """True if a numba kernel named here (``"solver.solve_many"``, ...) has no on-disk cache yet.
 
-    A name is ``"solver.KERNEL"`` (a kernel of :mod:`solo_analysis.solver._kernels`) or
-    ``"sampler.KERNEL"`` (of :mod:`solo_analysis.sampler._kernel`).  Looks for the cache index
-    files numba writes next to the kernels (``cache=True``).  Any surprise (numba internals
-    changed, a kernel renamed) answers False: the notice is optional.
+    A name is ``"solver.KERNEL"`` (a kernel of :mod:`solo_analysis.solver._kernels`),
+    ``"sampler.KERNEL"`` (of :mod:`solo_analysis.sampler._kernel`) or ``"stats.KERNEL"`` (of
+    :mod:`solo_analysis.stats._features`, the control variates' features).  Looks for the
+    cache index files numba writes next to the kernels (``cache=True``).  Any surprise (numba
+    internals changed, a kernel renamed) answers False: the notice is optional.
     """
     try:
         from ..sampler import _kernel as sampler_kernels
         from ..solver import _kernels as solver_kernels
+        from ..stats import _features as stats_kernels
 
-        modules = {"solver": solver_kernels, "sampler": sampler_kernels}
+        modules = {"solver": solver_kernels, "sampler": sampler_kernels, "stats": stats_kernels}
         paths = []
         for name in kernels:
             module, attr = name.split(".")

@@ -34,7 +34,7 @@ def _stderr_is_terminal() -> bool:
 
 def _needs_compiling() -> bool:
     """True if the kernels ``advise`` uses have no numba cache yet, so this run compiles them."""
-    return needs_compiling("solver.solve_many", "sampler.deal_batch")
+    return needs_compiling("solver.solve_many", "sampler.deal_batch", "stats.features_into")
 
 
 class ProgressLine:
