@@ -48,46 +48,32 @@ def pop52(x: int) -> int:
 @njit(cache=True, inline="always")
 def top_run(mine: int, live: int) -> int:
     """Number of consecutive top cards of ``live`` (13-bit suit mask) held in ``mine``."""
-    n = 0
-    r = 12
-    while r >= 0:
-        b = 1 << r
-        if live & b:
-            if mine & b:
-                n += 1
-            else:
-                break
-        r -= 1
-    return n
+    own = mine & live
+    others = live & ~mine
+    if others == 0:
+        return POP13[own]
+    return POP13[own >> (HIBIT[others] + 1)]
 
 
 @njit(cache=True, inline="always")
 def top_cards_mask(live_s, k, base):
     """Bitmask (52-bit) of the top ``k`` live cards of one suit."""
-    m = 0
-    r = 12
-    while r >= 0 and k > 0:
-        if live_s & (1 << r):
-            m |= 1 << (base + r)
-            k -= 1
-        r -= 1
-    return m
+    m = live_s
+    drop = POP13[live_s] - k  # the lowest cards left out
+    while drop > 0:
+        m &= m - 1
+        drop -= 1
+    return np.int64(m) << base
 
 
 @njit(cache=True, inline="always")
 def top_run_mask(mine, live_s, base):
     """Bitmask (52-bit) of the consecutive top live cards of one suit held in ``mine``."""
-    m = 0
-    r = 12
-    while r >= 0:
-        b = 1 << r
-        if live_s & b:
-            if mine & b:
-                m |= 1 << (base + r)
-            else:
-                break
-        r -= 1
-    return m
+    own = mine & live_s
+    others = live_s & ~mine
+    if others:
+        own = (own >> (HIBIT[others] + 1)) << (HIBIT[others] + 1)
+    return np.int64(own) << base
 
 
 @njit(cache=True, inline="always")

@@ -36,15 +36,17 @@ from ._bits import (
 
 
 @njit(cache=True)
-def _own_quick_tricks(h, hand_seat, trump, live, maxer):
+def _own_quick_tricks(h, hand_seat, trump, live, maxer, goal):
     """Tricks ``hand_seat`` can take at once on lead by cashing its own top cards.
 
     Per suit, the top run; where it is at least as long as every other hand's holding,
     the whole suit (the others are out of it by then; in a side suit of a trump
     contract only if no opponent holds trumps).  Side suits of a trump contract are
     capped by the length of every opponent who holds trumps (he could ruff once void).
-    Returns ``(tricks, relevant, suits)``: ``relevant`` the 52-bit mask of the top cards the
-    count relies on (none in a suit nobody else holds), ``suits`` a bit for each suit counted.
+    At no trump the count stops once it reaches ``goal`` (the suits after it stay out of
+    ``relevant``).  Returns ``(tricks, relevant, suits)``: ``relevant`` the 52-bit mask of
+    the top cards the count relies on (none in a suit nobody else holds), ``suits`` a bit for
+    each suit counted.
     """
     hand = h[hand_seat]
     side = maxer[hand_seat]
@@ -88,6 +90,9 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
                 side_tricks += k
             if top > 0:  # in a suit nobody else holds the ranks do not matter
                 rel |= top_cards_mask(ls, top, 13 * s)
+            if trump == NT and side_tricks >= goal:
+                # enough: the suits not counted stay out of the relevant cards
+                return side_tricks, rel, suits
     if trump < NT and side_tricks > 0:
         # A team-mate holding only trumps must ruff a side-suit winner and take the
         # lead: one with f other cards lets at most f + 1 of them be cashed in a row.
@@ -101,7 +106,7 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
 
 
 @njit(cache=True)
-def quick_tricks(h, leader, trump, live, maxer):
+def quick_tricks(h, leader, trump, live, maxer, goal):
     """Tricks the side on lead can take at once (a lower bound).
 
     The largest of: the leader cashing his own top cards; the leader crossing to a
@@ -109,9 +114,13 @@ def quick_tricks(h, leader, trump, live, maxer):
     can ruff it) and the team-mate cashing his; and, when no opponent holds a trump,
     both in turn (the leader's winners, then the crossing, then the team-mate's), if
     the team-mate has enough cards outside the suits he cashes to follow or discard
-    through the leader's run.  Returns ``(tricks, relevant)``.
+    through the leader's run.  The count stops at the first that reaches ``goal`` (the
+    tricks that decide the question), relying on the fewest cards.  Returns
+    ``(tricks, relevant)``.
     """
-    best, rel, _ = _own_quick_tricks(h, leader, trump, live, maxer)
+    best, rel, _ = _own_quick_tricks(h, leader, trump, live, maxer, goal)
+    if best >= goal:
+        return best, rel
     own = best
     own_rel = rel
     side = maxer[leader]
@@ -138,10 +147,12 @@ def quick_tricks(h, leader, trump, live, maxer):
                 etop = 13 * s + top
                 break
         if entry:
-            t, r, cashed = _own_quick_tricks(h, p, trump, live, maxer)
+            t, r, cashed = _own_quick_tricks(h, p, trump, live, maxer, goal)
             if t > best:
                 best = t
                 rel = r
+                if best >= goal:
+                    return best, rel
             if combine and t > 0 and own > 0:
                 # cash the leader's winners, cross in ``e`` and cash the team-mate's: sound
                 # when nobody on the other side can ruff, and the team-mate can follow or
@@ -157,6 +168,8 @@ def quick_tricks(h, leader, trump, live, maxer):
                     if best > pop52(hand):
                         best = pop52(hand)
                     rel = own_rel | r | (np.int64(1) << etop)
+                    if best >= goal:
+                        return best, rel
     return best, rel
 
 

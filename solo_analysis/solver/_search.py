@@ -172,7 +172,10 @@ def search(
                     one_declarer = maxer[0] + maxer[1] + maxer[2] + maxer[3] == 1
                     lone = one_declarer and maxer[leader] == 1
                     if trump == NT or d == 0 or lone:
-                        qt, qrel = quick_tricks(h, leader, trump, live, maxer)
+                        # enough to decide: the side on lead needs ``need``, or the other
+                        # side needs ``need`` of ``rem`` (the count stops there)
+                        goal = need if maxer[leader] else rem - need + 1
+                        qt, qrel = quick_tricks(h, leader, trump, live, maxer, goal)
                     else:
                         qt, qrel = 0, 0
                     # In a trump contract, one sure trick on lead, where one decides: the side
