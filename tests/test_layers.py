@@ -94,7 +94,12 @@ def _area(module: str) -> str:
 
 def _is_kernel(module: str) -> bool:
     """A private numba kernel module (imported for its public kernels)."""
-    return module.split(".")[-1].startswith("_") and _area(module) in ("solver", "sampler", "play")
+    return module.split(".")[-1].startswith("_") and _area(module) in (
+        "solver",
+        "sampler",
+        "play",
+        "stats",
+    )
 
 
 def test_every_module_is_in_a_layer():
