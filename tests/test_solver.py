@@ -22,6 +22,7 @@ import threading
 import numpy as np
 import pytest
 from naive import naive_tricks
+from numba import njit
 
 from solo_analysis.deal import Deal
 from solo_analysis.errors import DealError, SeatError, SoloAnalysisError
@@ -35,6 +36,7 @@ from solo_analysis.solver import (
     solve_leads,
     solve_questions,
 )
+from solo_analysis.solver._bits import hibit, lowbit, pop13, pop52
 from solo_analysis.solver._bounds import defended_trumps, drawn_trumps, guarded_trumps
 from solo_analysis.solver._moves import lead_weights
 from solo_analysis.solver.trick import play_trick
@@ -1299,3 +1301,28 @@ def test_move_order_leaves_a_ruffable_trick_to_the_team_mate():
     hands = ["AH 5H 2C", "2S 3C 4C", "QH 3H 5C", "2H 6C 7C"]
     order = _first_moves(hands, 0, 0, 0b0101, trick=("2H",))
     assert order.index("5H") < order.index("AH")
+
+
+@njit
+def _bit_counts(xs):
+    out = np.zeros((4, xs.size), dtype=np.int64)
+    for i in range(xs.size):
+        x = xs[i]
+        out[0, i] = pop13(x & 0x1FFF)
+        out[1, i] = hibit(x & 0x1FFF)
+        out[2, i] = lowbit(x & 0x1FFF)
+        out[3, i] = pop52(x)
+    return out
+
+
+def test_bit_counts_match_their_definitions():
+    # every 13-bit suit mask, and random 52-bit hands for the hand count
+    rng = np.random.default_rng(5)
+    xs = np.concatenate([np.arange(1 << 13), rng.integers(0, 1 << 52, 4000)]).astype(np.int64)
+    got = _bit_counts(xs)
+    for i, x in enumerate(xs.tolist()):
+        s = x & 0x1FFF
+        assert got[0, i] == bin(s).count("1")
+        assert got[1, i] == (s.bit_length() - 1 if s else 0)
+        assert got[2, i] == ((s & -s).bit_length() - 1 if s else 0)
+        assert got[3, i] == bin(x).count("1")

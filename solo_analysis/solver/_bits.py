@@ -1,4 +1,4 @@
-"""Shared pieces of the solver's kernels: lookup tables, popcounts, suit helpers, intrinsics.
+"""Shared pieces of the solver's kernels: card tables, bit counts, suit helpers, intrinsics.
 
 Encodings used by every kernel module (defined in :mod:`solo_analysis.cards`)
 ---------------------------------------------------------------------------
@@ -26,23 +26,132 @@ from numba.extending import intrinsic
 
 from ..cards import NT, SUIT_MASK
 
-POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)  # set bits
 SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
 RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
-# highest and lowest set bit of a 13-bit mask (0 for an empty mask)
-HIBIT = np.array([0] + [i.bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)
-LOWBIT = np.array([0] + [(i & -i).bit_length() - 1 for i in range(1, 1 << 13)], dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------
+# intrinsics (LLVM code written by hand), with plain-Python stand-ins for NUMBA_DISABLE_JIT=1
+
+if config.DISABLE_JIT:
+
+    def borrow(arr):
+        """The array itself (no reference counts to avoid without numba)."""
+        return arr
+
+    def next_task(counter):
+        """Return ``counter[0]`` and add 1 to it (one thread runs the tasks without numba)."""
+        i = counter[0]
+        counter[0] += 1
+        return i
+
+    def popcount(x):
+        """Set bits of a 64-bit integer (an int64, as the compiled code's)."""
+        return np.int64(bin(int(x) & 0xFFFF_FFFF_FFFF_FFFF).count("1"))
+
+    def leading_zeros(x):
+        """Zero bits above the highest set bit of a 64-bit integer (64 for 0)."""
+        return np.int64(64 - (int(x) & 0xFFFF_FFFF_FFFF_FFFF).bit_length())
+
+    def trailing_zeros(x):
+        """Zero bits below the lowest set bit of a 64-bit integer (64 for 0)."""
+        x = int(x) & 0xFFFF_FFFF_FFFF_FFFF
+        return np.int64(((x & -x).bit_length() - 1) if x else 64)
+
+else:
+
+    @intrinsic
+    def borrow(typingctx, arr):
+        """The same array with no reference count to keep (a NULL meminfo): a borrowed view.
+
+        numba counts references to an array at run time, with atomic operations, wherever a
+        function or an inlined helper takes it.  The search works on borrowed views of its
+        arrays, which its caller keeps alive, so that those counts become tests of a NULL
+        pointer.
+        """
+
+        def codegen(context, builder, sig, args):
+            val = args[0]
+            return builder.insert_value(val, _ir.Constant(val.type.elements[0], None), 0)
+
+        return arr(arr), codegen
+
+    @intrinsic
+    def next_task(typingctx, counter):
+        """Atomically add 1 to ``counter[0]`` (an int64 array) and return its value before.
+
+        The workers of :func:`~._kernels.solve_many` take their tasks one at a time from a
+        shared counter, so a worker that drew short tasks takes over more of them while
+        another works through a long one (numba splits a ``prange`` into fixed blocks up
+        front).
+        """
+
+        def codegen(context, builder, sig, args):
+            ary = context.make_array(sig.args[0])(context, builder, args[0])
+            one = _ir.Constant(_ir.IntType(64), 1)
+            return builder.atomic_rmw("add", ary.data, one, "monotonic")
+
+        return types.int64(counter), codegen
+
+    @intrinsic
+    def popcount(typingctx, x):
+        """Set bits of an integer (the processor's ``popcnt`` instruction)."""
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, sig, args):
+            v = context.cast(builder, args[0], sig.args[0], types.int64)
+            return builder.ctpop(v)
+
+        return types.int64(x), codegen
+
+    @intrinsic
+    def leading_zeros(typingctx, x):
+        """Zero bits above the highest set bit of a 64-bit integer (64 for 0)."""
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, sig, args):
+            v = context.cast(builder, args[0], sig.args[0], types.int64)
+            return builder.ctlz(v, _ir.Constant(_ir.IntType(1), 0))
+
+        return types.int64(x), codegen
+
+    @intrinsic
+    def trailing_zeros(typingctx, x):
+        """Zero bits below the lowest set bit of a 64-bit integer (64 for 0)."""
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, sig, args):
+            v = context.cast(builder, args[0], sig.args[0], types.int64)
+            return builder.cttz(v, _ir.Constant(_ir.IntType(1), 0))
+
+        return types.int64(x), codegen
+
+
+@njit(cache=True, inline="always")
+def pop13(x: int) -> int:
+    """Number of cards in a suit mask."""
+    return popcount(x)
+
+
+@njit(cache=True, inline="always")
+def hibit(x: int) -> int:
+    """Rank of the highest set bit of a suit mask (0 for an empty mask)."""
+    return 63 - leading_zeros(x | 1)
+
+
+@njit(cache=True, inline="always")
+def lowbit(x: int) -> int:
+    """Rank of the lowest set bit of a suit mask (0 for an empty mask)."""
+    return trailing_zeros(x) & 63
 
 
 @njit(cache=True, inline="always")
 def pop52(x: int) -> int:
     """Number of cards in a 52-bit hand mask."""
-    return (
-        POP13[x & SUIT_MASK]
-        + POP13[(x >> 13) & SUIT_MASK]
-        + POP13[(x >> 26) & SUIT_MASK]
-        + POP13[(x >> 39) & SUIT_MASK]
-    )
+    return popcount(x)
 
 
 @njit(cache=True, inline="always")
@@ -51,15 +160,15 @@ def top_run(mine: int, live: int) -> int:
     own = mine & live
     others = live & ~mine
     if others == 0:
-        return POP13[own]
-    return POP13[own >> (HIBIT[others] + 1)]
+        return pop13(own)
+    return pop13(own >> (hibit(others) + 1))
 
 
 @njit(cache=True, inline="always")
 def top_cards_mask(live_s, k, base):
     """Bitmask (52-bit) of the top ``k`` live cards of one suit."""
     m = live_s
-    drop = POP13[live_s] - k  # the lowest cards left out
+    drop = pop13(live_s) - k  # the lowest cards left out
     while drop > 0:
         m &= m - 1
         drop -= 1
@@ -72,7 +181,7 @@ def top_run_mask(mine, live_s, base):
     own = mine & live_s
     others = live_s & ~mine
     if others:
-        own = (own >> (HIBIT[others] + 1)) << (HIBIT[others] + 1)
+        own = (own >> (hibit(others) + 1)) << (hibit(others) + 1)
     return np.int64(own) << base
 
 
@@ -137,57 +246,6 @@ def choices(hand, legal, gone, high, out):
         out[k] = last if high else first
         k += 1
     return k
-
-
-# ---------------------------------------------------------------------------
-# intrinsics (LLVM code written by hand), with plain-Python stand-ins for NUMBA_DISABLE_JIT=1
-
-if config.DISABLE_JIT:
-
-    def borrow(arr):
-        """The array itself (no reference counts to avoid without numba)."""
-        return arr
-
-    def next_task(counter):
-        """Return ``counter[0]`` and add 1 to it (one thread runs the tasks without numba)."""
-        i = counter[0]
-        counter[0] += 1
-        return i
-
-else:
-
-    @intrinsic
-    def borrow(typingctx, arr):
-        """The same array with no reference count to keep (a NULL meminfo): a borrowed view.
-
-        numba counts references to an array at run time, with atomic operations, wherever a
-        function or an inlined helper takes it.  The search works on borrowed views of its
-        arrays, which its caller keeps alive, so that those counts become tests of a NULL
-        pointer.
-        """
-
-        def codegen(context, builder, sig, args):
-            val = args[0]
-            return builder.insert_value(val, _ir.Constant(val.type.elements[0], None), 0)
-
-        return arr(arr), codegen
-
-    @intrinsic
-    def next_task(typingctx, counter):
-        """Atomically add 1 to ``counter[0]`` (an int64 array) and return its value before.
-
-        The workers of :func:`~._kernels.solve_many` take their tasks one at a time from a
-        shared counter, so a worker that drew short tasks takes over more of them while
-        another works through a long one (numba splits a ``prange`` into fixed blocks up
-        front).
-        """
-
-        def codegen(context, builder, sig, args):
-            ary = context.make_array(sig.args[0])(context, builder, args[0])
-            one = _ir.Constant(_ir.IntType(64), 1)
-            return builder.atomic_rmw("add", ary.data, one, "monotonic")
-
-        return types.int64(counter), codegen
 
 
 # ---------------------------------------------------------------------------

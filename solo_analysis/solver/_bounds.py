@@ -23,11 +23,11 @@ from numba import njit
 
 from ..cards import NT, SUIT_MASK
 from ._bits import (
-    HIBIT,
-    LOWBIT,
-    POP13,
+    hibit,
+    lowbit,
     opponent_can_ruff,
     opponents_hold_trumps,
+    pop13,
     pop52,
     top_cards_mask,
     top_run,
@@ -66,19 +66,19 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer, goal):
         longest_other = 0
         for o in range(4):
             if o != hand_seat:
-                lo = POP13[(h[o] >> (13 * s)) & SUIT_MASK]
+                lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
                 if lo > longest_other:
                     longest_other = lo
         top = k  # the top cards the count relies on
         if k >= longest_other and (s == trump or not opp_trumps):
-            k = POP13[m]
+            k = pop13(m)
             top = longest_other  # once the others are out, the rest of the suit wins too
         elif trump < NT and s != trump:
             for o in range(4):
                 if maxer[o] == side:
                     continue
                 if (h[o] >> (13 * trump)) & SUIT_MASK:
-                    lo = POP13[(h[o] >> (13 * s)) & SUIT_MASK]
+                    lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
                     if lo < k:
                         k = lo
             top = k
@@ -99,7 +99,7 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer, goal):
         for o in range(4):
             if o == hand_seat or maxer[o] != side or ((h[o] >> (13 * trump)) & SUIT_MASK) == 0:
                 continue
-            free = pop52(h[o]) - POP13[(h[o] >> (13 * trump)) & SUIT_MASK]
+            free = pop52(h[o]) - pop13((h[o] >> (13 * trump)) & SUIT_MASK)
             if side_tricks > free + 1:
                 side_tricks = free + 1
     return trump_tricks + side_tricks, rel, suits
@@ -162,7 +162,7 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
                 for s in range(4):
                     ps_ = (h[p] >> (13 * s)) & SUIT_MASK
                     if ps_ and (cashed >> s) & 1:
-                        busy += POP13[ps_]
+                        busy += pop13(ps_)
                 if pop52(h[p]) - busy >= own and own + t > best:
                     best = own + t
                     if best > pop52(hand):
@@ -250,10 +250,10 @@ def guarded_trumps(h, trump, side, want_side, leader, live):
     lt = (live >> (13 * trump)) & SUIT_MASK
     if lt == 0:
         return 0, 0
-    r1 = HIBIT[lt]
+    r1 = hibit(lt)
     b1 = np.int64(1) << (13 * trump + r1)
-    if POP13[lt] >= 2:
-        r2 = HIBIT[lt & ~(1 << r1)]
+    if pop13(lt) >= 2:
+        r2 = hibit(lt & ~(1 << r1))
         b2 = np.int64(1) << (13 * trump + r2)
         o1 = 0
         o2 = 0
@@ -263,8 +263,8 @@ def guarded_trumps(h, trump, side, want_side, leader, live):
             if h[o] & b2:
                 o2 = o
         if o1 != o2 and side[o1] == want_side and side[o2] == want_side:
-            n1 = POP13[(h[o1] >> (13 * trump)) & SUIT_MASK]
-            n2 = POP13[(h[o2] >> (13 * trump)) & SUIT_MASK]
+            n1 = pop13((h[o1] >> (13 * trump)) & SUIT_MASK)
+            n2 = pop13((h[o2] >> (13 * trump)) & SUIT_MASK)
             if n1 >= 2 or n2 >= 2:
                 return 2, b1 | b2
     for y in range(4):
@@ -274,12 +274,12 @@ def guarded_trumps(h, trump, side, want_side, leader, live):
         mine = (h[y] >> (13 * trump)) & SUIT_MASK
         if mine == 0:
             continue
-        t = HIBIT[mine]
+        t = hibit(mine)
         above = lt & ~((2 << t) - 1)
         if above == 0 or (above & ~((h[p] >> (13 * trump)) & SUIT_MASK)) != 0:
             continue
-        n = POP13[mine]
-        if n > POP13[above] and (leader != y or pop52(h[y]) > n):
+        n = pop13(mine)
+        if n > pop13(above) and (leader != y or pop52(h[y]) > n):
             return 1, (above | (1 << t)) << (13 * trump)
     return 0, 0
 
@@ -297,12 +297,12 @@ def _draw(rest, ta, tb, tc, low):
         theirs = ta | tb | tc
         if theirs == 0:
             # drawn out: every trump he has left wins, whatever its rank
-            return drawn + POP13[rest], low
+            return drawn + pop13(rest), low
         k = top_run(rest, rest | theirs)
         if k == 0:
             break
         for _ in range(k):
-            low = HIBIT[rest]
+            low = hibit(rest)
             rest &= ~(1 << low)
             ta &= ta - 1
             tb &= tb - 1
@@ -333,7 +333,7 @@ def drawn_trumps(h, leader, trump, live):
     lt = (live >> (13 * trump)) & SUIT_MASK
     rest = (h[leader] >> (13 * trump)) & SUIT_MASK
     if rest == 0 or rest == lt:
-        return POP13[rest], 0
+        return pop13(rest), 0
     if top_run(rest, lt) == 0:
         return 0, 0
     ta = (h[(leader + 1) & 3] >> (13 * trump)) & SUIT_MASK
@@ -361,15 +361,15 @@ def defended_trumps(h, dcl, trump, live):
     """
     lt = (live >> (13 * trump)) & SUIT_MASK
     mine = (h[dcl] >> (13 * trump)) & SUIT_MASK
-    if mine == 0 or not (mine >> HIBIT[lt]) & 1:
+    if mine == 0 or not (mine >> hibit(lt)) & 1:
         return 0, 0
     if mine == lt:
-        return POP13[mine], 0
+        return pop13(mine), 0
     ta = (h[(dcl + 1) & 3] >> (13 * trump)) & SUIT_MASK
     tb = (h[(dcl + 2) & 3] >> (13 * trump)) & SUIT_MASK
     tc = (h[(dcl + 3) & 3] >> (13 * trump)) & SUIT_MASK
     best, low = _draw(mine, ta, tb, tc, 13)
-    top = HIBIT[mine]
+    top = hibit(mine)
     v, lo = _draw(mine & ~(1 << top), ta, tb, tc, top)
     if v + 1 < best:
         best = v + 1
@@ -402,7 +402,7 @@ def _ducks(ds, os_, shift):
         d &= d - 1
     o = os_
     while d != 0 and o != 0:
-        if LOWBIT[d] > LOWBIT[o]:
+        if lowbit(d) > lowbit(o):
             return False
         d &= d - 1
         o &= o - 1
@@ -437,16 +437,16 @@ def misere_safe(h, leader, counted, live):
         os_ = (others >> (13 * s)) & SUIT_MASK
         if os_ == 0:
             continue
-        if (ds >> LOWBIT[os_]) == 0:
+        if (ds >> lowbit(os_)) == 0:
             # all his cards below all of theirs: the pattern fixes every card above his
             # highest as another hand's, and with the lengths (the table's key) all of
             # theirs are above all of his
             can_lose_lead = True
-            rel |= np.int64(1) << (13 * s + HIBIT[ds])
+            rel |= np.int64(1) << (13 * s + hibit(ds))
             continue
         if not _ducks(ds, os_, 0):
             return False, 0
-        if leader == dcl and not can_lose_lead and LOWBIT[ds] < LOWBIT[os_]:
+        if leader == dcl and not can_lose_lead and lowbit(ds) < lowbit(os_):
             can_lose_lead = _ducks(ds, os_, 1)
         # the pairing relies on the owners of the suit's cards up to his highest, and so
         # (the table's patterns run from the top card down) of all of them
@@ -475,8 +475,8 @@ def misere_forced(h, leader, counted, live):
         ds = (h[dcl] >> (13 * s)) & SUIT_MASK
         if mine == 0 or ds == 0:
             continue
-        w = LOWBIT[mine]
-        dmin = LOWBIT[ds]
+        w = lowbit(mine)
+        dmin = lowbit(ds)
         forced = True
         after = False
         for j in range(1, 4):
@@ -490,7 +490,7 @@ def misere_forced(h, leader, counted, live):
             os_ = (h[o] >> (13 * s)) & SUIT_MASK
             if os_ == 0:
                 continue
-            lo = LOWBIT[os_]
+            lo = lowbit(os_)
             if not after:
                 if lo > w:
                     w = lo
@@ -524,7 +524,7 @@ def all_tricks_bound(h, live, maxer, need, rem):
         ls = (live >> (13 * s)) & SUIT_MASK
         if ls == 0:
             continue
-        top = HIBIT[ls]
+        top = hibit(ls)
         bit = np.int64(1) << (13 * s + top)
         holder = 0
         for o in range(4):
@@ -533,7 +533,7 @@ def all_tricks_bound(h, live, maxer, need, rem):
         mm = 0
         for o in range(4):
             if maxer[o] == maxer[holder]:
-                ln = POP13[(h[o] >> (13 * s)) & SUIT_MASK]
+                ln = pop13((h[o] >> (13 * s)) & SUIT_MASK)
                 if ln > mm:
                     mm = ln
         only = ((h[holder] >> (13 * s)) & SUIT_MASK) == ls
@@ -613,7 +613,7 @@ def second_hand_nt(h, leader, led, wc, maxer, cut):
     rest = ((h[x] | h[p3] | h[p4]) >> base) & SUIT_MASK
     if rest == 0:
         return 0, 0
-    r = HIBIT[rest]
+    r = hibit(rest)
     t = base + r
     if t < wc:
         return 0, 0
@@ -667,7 +667,7 @@ def sure_lead(h, leader, trump, maxer):
     for s in range(4):
         if ((h[leader] >> (13 * s)) & SUIT_MASK) == 0:
             continue
-        c = 13 * s + HIBIT[((ours | theirs) >> (13 * s)) & SUIT_MASK]
+        c = 13 * s + hibit(((ours | theirs) >> (13 * s)) & SUIT_MASK)
         if not (ours >> c) & 1:
             continue
         if s != trump and opponent_can_ruff(h, s, trump, maxer, side):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..cards import NT, SUIT_MASK
-from ._bits import HIBIT, LOWBIT, POP13, pop52, ruffers
+from ._bits import hibit, lowbit, pop13, pop52, ruffers
 
 # Leads are also ordered by the size of the subtree they open (the idea behind DDS's lead
 # weights): each card the opponents can answer with costs this much (no trump, trumps).
@@ -60,17 +60,17 @@ def lead_weights(h, s, L, seat, side, mine, trumps):
     leader's side.
     """
     base = 13 * s
-    r1 = HIBIT[L]
+    r1 = hibit(L)
     x = L & ~(1 << r1)
     win = 0
     low = 0
     seq = False
     if x:
-        b2 = base + HIBIT[x]
-        x &= ~(1 << HIBIT[x])
+        b2 = base + hibit(x)
+        x &= ~(1 << hibit(x))
         if (mine >> b2) & 1:
             # the second card is the leader's side's: the third too?
-            b3 = base + HIBIT[x]
+            b3 = base + hibit(x)
             if x and (mine >> b3) & 1:
                 low += _TR_NEXT_TWO if trumps else _NT_NEXT_TWO
                 both = (1 << b2) | (1 << b3)
@@ -85,9 +85,9 @@ def lead_weights(h, s, L, seat, side, mine, trumps):
             hl = h[(seat + 1) & 3]
             hr = h[(seat + 3) & 3]
             if not trumps and (hl >> b2) & 1:
-                if POP13[(hl >> base) & SUIT_MASK] != 1:
+                if pop13((hl >> base) & SUIT_MASK) != 1:
                     win += _NT_SECOND_AFTER
-            elif (hr >> b2) & 1 and POP13[(hr >> base) & SUIT_MASK] != 1:
+            elif (hr >> b2) & 1 and pop13((hr >> base) & SUIT_MASK) != 1:
                 win += _TR_SECOND_BEFORE if trumps else _NT_SECOND_BEFORE
     if not trumps:
         for o in range(4):
@@ -112,8 +112,8 @@ def gen_moves(
             # A single run of equivalent cards (no other hand's live card between the
             # highest and the lowest): the one move, no scores needed.
             m = (follow >> (13 * led)) & SUIT_MASK
-            hi = HIBIT[m]
-            span = ((2 << hi) - 1) & ~((1 << LOWBIT[m]) - 1)
+            hi = hibit(m)
+            span = ((2 << hi) - 1) & ~((1 << lowbit(m)) - 1)
             if (((live >> (13 * led)) & SUIT_MASK) & span) == m:
                 moves[depth, 0] = 13 * led + hi
                 return 1
@@ -154,7 +154,7 @@ def gen_moves(
             o = (seat + j - npl) & 3
             ho = (h[o] >> (13 * led)) & SUIT_MASK
             if ho:
-                c = 13 * led + HIBIT[ho]
+                c = 13 * led + hibit(ho)
                 if maxer[o] != maxer[seat]:
                     opp_hi = max(opp_hi, c)
                 else:
@@ -162,7 +162,7 @@ def gen_moves(
             elif trump < NT and maxer[o] != maxer[seat]:
                 ht = (h[o] >> (13 * trump)) & SUIT_MASK
                 if ht:
-                    opp_thi = max(opp_thi, 13 * trump + HIBIT[ht])
+                    opp_thi = max(opp_thi, 13 * trump + hibit(ht))
     # A team-mate's card winning so far counts as winning (for the side that wants tricks)
     # only if no opponent still to play can beat it (a third hand then tries to win the trick
     # himself).
@@ -183,7 +183,7 @@ def gen_moves(
         if m == 0:
             continue
         L = (live >> (13 * s)) & SUIT_MASK
-        slen = POP13[(hand >> (13 * s)) & SUIT_MASK]
+        slen = pop13((hand >> (13 * s)) & SUIT_MASK)
         if npl == 0:
             # who holds the suit's top live card: a team-mate, or an opponent (and whether
             # that opponent plays last to the trick)
@@ -193,13 +193,13 @@ def gen_moves(
             opp_top = False
             rho_top = False
             if L:
-                tb = 13 * s + HIBIT[L]
+                tb = 13 * s + hibit(L)
                 for o in range(4):
                     if o != seat and (h[o] >> tb) & 1:
                         if maxer[o] == maxer[seat]:
                             mate_top = True
                             mate_pos = (o - seat) & 3
-                            mate_len = POP13[(h[o] >> (13 * s)) & SUIT_MASK]
+                            mate_len = pop13((h[o] >> (13 * s)) & SUIT_MASK)
                         else:
                             opp_top = True
                             rho_top = o == ((seat + 3) & 3)
@@ -218,7 +218,7 @@ def gen_moves(
             opp_cards = 0
             for o in range(4):
                 if maxer[o] != maxer[seat]:
-                    lo = POP13[(h[o] >> (13 * s)) & SUIT_MASK]
+                    lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
                     opp_cards += lo if lo > 0 else pop52(hand)
             # at no trump, and in trumps two against two: the weights of the suit's leads by
             # who holds its top cards
@@ -232,7 +232,7 @@ def gen_moves(
         others = L & ~m
         x = m
         while x:
-            r = HIBIT[x]
+            r = hibit(x)
             b = 1 << r
             x ^= b
             above = L & ~((b << 1) - 1)
@@ -271,7 +271,7 @@ def gen_moves(
                         sc += lead_win
                     else:
                         sc += lead_low
-                        if seq and POP13[above] == 1:
+                        if seq and pop13(above) == 1:
                             sc += _NT_SEQUENCE  # the second card, the third behind it
                     if trump < NT:
                         if rho_top:

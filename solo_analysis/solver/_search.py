@@ -21,8 +21,6 @@ from numba import njit
 
 from ..cards import NT, SUIT_MASK
 from ._bits import (
-    LOWBIT,
-    POP13,
     RANK_OF,
     ST_CARD,
     ST_KEY,
@@ -45,6 +43,8 @@ from ._bits import (
     ST_WS,
     SUIT_OF,
     borrow,
+    lowbit,
+    pop13,
     pop52,
 )
 from ._bounds import (
@@ -218,7 +218,7 @@ def search(
                     if not resolved and trump < NT and one_declarer and not maxer[leader]:
                         # A defender leads against a lone declarer (who needs the top trump).
                         dcl = lone_declarer(maxer)
-                        if POP13[(h[dcl] >> (13 * trump)) & SUIT_MASK] >= need:
+                        if pop13((h[dcl] >> (13 * trump)) & SUIT_MASK) >= need:
                             dt, drel = defended_trumps(h, dcl, trump, live)
                             if dt >= need:
                                 value = True
@@ -281,9 +281,9 @@ def search(
                             if rs:
                                 lp = ((live | removed) >> (13 * s)) & SUIT_MASK
                                 while rs:
-                                    r = LOWBIT[rs]
+                                    r = lowbit(rs)
                                     rs &= rs - 1
-                                    sh = 2 * (n - 1 - POP13[lp >> (r + 1)])
+                                    sh = 2 * (n - 1 - pop13(lp >> (r + 1)))
                                     seq = ((seq >> (sh + 2)) << sh) | (seq & ((1 << sh) - 1))
                                     n -= 1
                             st[d, ST_SEQ + s] = seq
@@ -293,9 +293,9 @@ def search(
                         for s in range(4):
                             ls = (live >> (13 * s)) & SUIT_MASK
                             st[d, ST_SEQ + s] = suit_seq(h, ls, 13 * s)
-                            st[d, ST_NLIVE + s] = POP13[ls]
+                            st[d, ST_NLIVE + s] = pop13(ls)
                             for o in range(4):
-                                lens = (lens << 4) | POP13[(h[o] >> (13 * s)) & SUIT_MASK]
+                                lens = (lens << 4) | pop13((h[o] >> (13 * s)) & SUIT_MASK)
                     st[d, ST_LENS] = lens
                     key = tt_key(lens, rem, leader)
                     st[d, ST_KEY] = key
@@ -367,7 +367,7 @@ def search(
                     rs = (st[d, ST_REL] >> (13 * ps)) & SUIT_MASK
                     low = 13
                     if rs != 0:
-                        low = LOWBIT[rs]
+                        low = lowbit(rs)
                     if RANK_OF[pc] < low:
                         pk = pk ^ ((15 ^ low) << (4 * ps))
                         st[d, ST_LW] = pk
@@ -449,7 +449,7 @@ def search(
                 # the trick just completed: its winner matters if it won by rank
                 wc = st[e, ST_WC]
                 trick = st[d, ST_TMASK] | (1 << c)
-                if POP13[(trick >> (13 * (wc // 13))) & SUIT_MASK] >= 2:
+                if pop13((trick >> (13 * (wc // 13))) & SUIT_MASK) >= 2:
                     rel |= 1 << wc
             if (maxer[seat] == 1) == value:
                 # cut-off: depth d takes this value, and only this child's relevance

@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import SUIT_MASK
-from ._bits import LOWBIT, POP13, ST_KEY, ST_NEED, ST_NLIVE, ST_SEQ, ST_SIG, top_cards_mask
+from ._bits import ST_KEY, ST_NEED, ST_NLIVE, ST_SEQ, ST_SIG, lowbit, pop13, top_cards_mask
 
 #: a table of 2**19 entries a thread (32 bytes an entry: 16.8 MB)
 TT_BITS_DEFAULT = 19
@@ -188,7 +188,7 @@ def tt_store(info, index, b, st, d, h, value, rel, exact):
     for s in range(4):
         rs = (rel >> (13 * s)) & SUIT_MASK
         if rs != 0:
-            k = POP13[((live >> (13 * s)) & SUIT_MASK) >> LOWBIT[rs]]
+            k = pop13(((live >> (13 * s)) & SUIT_MASK) >> lowbit(rs))
             n = st[d, ST_NLIVE + s]
             own = st[d, ST_SEQ + s] >> (2 * (n - k))
             if s < 2:
