@@ -93,41 +93,33 @@ else:
 
         return types.int64(counter), codegen
 
-    @intrinsic
-    def popcount(typingctx, x):
-        """Set bits of an integer (the processor's ``popcnt`` instruction)."""
-        if not isinstance(x, types.Integer):
-            return None
+    def _int64_intrinsic(emit, doc):
+        """An intrinsic taking one integer (as int64) and returning ``emit(builder, value)``."""
 
-        def codegen(context, builder, sig, args):
-            v = context.cast(builder, args[0], sig.args[0], types.int64)
-            return builder.ctpop(v)
+        def typer(typingctx, x):
+            if not isinstance(x, types.Integer):
+                return None
 
-        return types.int64(x), codegen
+            def codegen(context, builder, sig, args):
+                return emit(builder, context.cast(builder, args[0], sig.args[0], types.int64))
 
-    @intrinsic
-    def leading_zeros(typingctx, x):
-        """Zero bits above the highest set bit of a 64-bit integer (64 for 0)."""
-        if not isinstance(x, types.Integer):
-            return None
+            return types.int64(x), codegen
 
-        def codegen(context, builder, sig, args):
-            v = context.cast(builder, args[0], sig.args[0], types.int64)
-            return builder.ctlz(v, _ir.Constant(_ir.IntType(1), 0))
+        typer.__doc__ = doc
+        return intrinsic(typer)
 
-        return types.int64(x), codegen
-
-    @intrinsic
-    def trailing_zeros(typingctx, x):
-        """Zero bits below the lowest set bit of a 64-bit integer (64 for 0)."""
-        if not isinstance(x, types.Integer):
-            return None
-
-        def codegen(context, builder, sig, args):
-            v = context.cast(builder, args[0], sig.args[0], types.int64)
-            return builder.cttz(v, _ir.Constant(_ir.IntType(1), 0))
-
-        return types.int64(x), codegen
+    _NOT_UNDEF = _ir.Constant(_ir.IntType(1), 0)  # a zero input is defined: 64 zero bits
+    popcount = _int64_intrinsic(
+        lambda b, v: b.ctpop(v), "Set bits of an integer (the processor's popcount)."
+    )
+    leading_zeros = _int64_intrinsic(
+        lambda b, v: b.ctlz(v, _NOT_UNDEF),
+        "Zero bits above the highest set bit of a 64-bit integer (64 for 0).",
+    )
+    trailing_zeros = _int64_intrinsic(
+        lambda b, v: b.cttz(v, _NOT_UNDEF),
+        "Zero bits below the lowest set bit of a 64-bit integer (64 for 0).",
+    )
 
 
 @njit(cache=True, inline="always")
