@@ -1,64 +1,171 @@
-"""The share of the search-size gap to DDS that lies in the choice of the first lead.
+"""The share of our search's positions that lies in the choice of the first lead.
 
-On ``bench_solver``'s seeded random deals and one question ("can N+S take ``target`` tricks,
-East leading?"), counts the trick-boundary positions of DDS's search and of ours (as
-``bench_solver`` does), and those of ours had it tried the cheapest successful first lead
-first: where East's side can defeat the contract, the fewest positions a search started
-after one of its successful leads takes (each lead searched alone, with an empty table), plus
-the root; where it cannot, every lead must be refuted and the whole search stands.  The
-difference is what a perfect ordering of the root's leads alone would save; the positions
-below the first lead are the search's as it is.  Then, over the roots where East's side
-succeeds: on how many the first lead our search tries (its move ordering's) succeeds, and
-the share of those roots' positions they hold; and where the cheapest successful lead
-stands in our order.
+For each question, counts the trick-boundary positions of our search (as ``bench_solver``
+does), and those it would have taken had it tried the cheapest successful first lead first:
+where the side on lead can succeed, the fewest positions a search started after one of its
+successful leads takes (each lead searched alone, with an empty table), plus the root; where
+it cannot, every lead must be refuted and the whole search stands.  The difference is what a
+perfect ordering of the root's leads alone would save; the positions below the first lead
+are the search's as it is.  Over the roots where the side on lead succeeds it also reports
+on how many the first lead our search tries (its move ordering's) succeeds, the share of
+those roots' positions they hold, and where the cheapest successful lead stands in our
+order.
+
+Two sets of questions:
+
+* by default ``bench_solver``'s seeded random deals and "can N+S take ``--target`` tricks in
+  ``--trump``, East leading?", beside DDS's positions for the same question;
+* with ``--hand``, ``--seat`` and ``--turnup``, the advice's Prop and Cop question (the player
+  and a partner take 8 tricks in the turn-up suit, eldest leading) with each partner, on
+  ``--deals`` deals sampled for the hand (``--seed``).
 
 Usage::
 
     python benchmarks/bench_first_lead.py --seed 1 --target 8 --trump NT
-    python benchmarks/bench_first_lead.py --seed 2 --target 8 --trump H --deals 100
+    python benchmarks/bench_first_lead.py --hand AKJ94.K83.Q72.65 --seat second --turnup 7S
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass, field
 
 import numpy as np
 from bench_solver import DDS, random_deals, to_pbn
 
-from solo_analysis.cards import SEATS, card_str, parse_trump
+from solo_analysis.cards import card_str, card_suit, parse_card, parse_seat, parse_trump
 from solo_analysis.deal import Deal
+from solo_analysis.sampler import DealSampler
 from solo_analysis.solver import search_positions
 from solo_analysis.solver._kernels import new_history, roles
 from solo_analysis.solver._moves import gen_moves
 
-LEADER = "E"
-DECLARERS = (0, 2)  # N+S
+PROP_AND_COP = 8  # the advice's Prop and Cop target
 
 
-def first_leads(pbn: str, trump: int) -> list[str]:
-    """East's leads in the order our search tries them at the root (one card a run)."""
+def first_leads(pbn: str, trump: int, leader: int, declarers: tuple[int, ...]) -> list[str]:
+    """The leader's leads in the order our search tries them at the root (one card a run)."""
     masks = np.array([hand.mask for hand in Deal.from_pbn(pbn)], dtype=np.int64)
-    maxer, _, wants = roles(sum(1 << s for s in DECLARERS), False)
+    maxer, _, wants = roles(sum(1 << s for s in declarers), False)
     moves = np.zeros((56, 16), dtype=np.int64)
     scores = np.zeros((56, 16), dtype=np.int64)
     n = gen_moves(
-        masks,
-        SEATS.index(LEADER),
-        0,
-        -1,
-        0,
-        0,
-        0,
-        trump,
-        maxer,
-        wants,
-        moves,
-        scores,
-        0,
-        new_history(),
+        masks, leader, 0, -1, 0, 0, 0, trump, maxer, wants, moves, scores, 0, new_history()
     )
     return [card_str(int(c)) for c in moves[0, :n]]
+
+
+@dataclass
+class Tally:
+    """Positions and first-lead figures summed over the roots of one set of questions."""
+
+    roots: int = 0
+    ours: int = 0
+    best: int = 0
+    wins: int = 0  # roots where the side on lead succeeds
+    win_positions: int = 0
+    first_ok: int = 0  # ... and the first lead our search tries succeeds
+    first_ok_positions: int = 0
+    rank: list[int] = field(default_factory=lambda: [0] * 5)  # 4: fifth or later
+
+    def add(
+        self, pbn: str, trump: int, leader: int, declarers: tuple[int, ...], target: int
+    ) -> tuple[int, int]:
+        """Count one question; returns (ours, with the cheapest successful lead first)."""
+        kw = {"trump": trump, "leader": leader, "declarers": declarers, "target": target}
+        makes, _, ours = search_positions(pbn, **kw)
+        lead_side = leader in declarers
+        best = ours
+        if makes == lead_side:  # the side on lead succeeds: some lead does
+            costs = []  # (positions, place in our order) of the successful leads
+            for k, card in enumerate(first_leads(pbn, trump, leader, declarers)):
+                ok, _, n = search_positions(pbn, trick=[card], **kw)
+                if ok == lead_side:
+                    costs.append((n, k))
+            cheapest, k = min(costs)
+            best = cheapest + 1
+            self.wins += 1
+            self.win_positions += ours
+            if costs[0][1] == 0:
+                self.first_ok += 1
+                self.first_ok_positions += ours
+            self.rank[min(k, 4)] += 1
+        self.roots += 1
+        self.ours += ours
+        self.best += best
+        return ours, best
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's counts to this one."""
+        for name in ("roots", "ours", "best", "wins", "win_positions", "first_ok"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.first_ok_positions += other.first_ok_positions
+        self.rank = [a + b for a, b in zip(self.rank, other.rank, strict=True)]
+
+    def summary(self) -> str:
+        """Two lines: the positions, and the first lead where the side on lead succeeds."""
+        text = (
+            f"ours {self.ours:,}; with the cheapest successful first lead first "
+            f"{self.best:,} ({1 - self.best / max(self.ours, 1):.0%} fewer); the side on "
+            f"lead succeeds on {self.wins} of {self.roots}"
+        )
+        if self.wins:
+            text += (
+                f"\n  there, our first lead succeeds on {self.first_ok} roots, which hold "
+                f"{self.first_ok_positions / max(self.win_positions, 1):.0%} of their "
+                f"positions; the cheapest successful lead is our 1st / 2nd / 3rd / 4th / "
+                f"later on {' / '.join(str(r) for r in self.rank)}"
+            )
+        return text
+
+
+def bridge(args: argparse.Namespace) -> None:
+    """``bench_solver``'s deals, N+S ``--target`` in ``--trump``, East leading, beside DDS."""
+    trump = parse_trump(args.trump)
+    dds = DDS()
+    tally = Tally()
+    dds_total = 0
+    rows = []
+    for i, deal in enumerate(random_deals(args.deals, args.seed)):
+        dds.side_can_make(dds.prepare(deal), trump, 1, (0, 2), args.target)
+        dds_total += dds.nodes
+        ours, best = tally.add(to_pbn(deal), trump, 1, (0, 2), args.target)
+        rows.append((ours - best, i, dds.nodes, ours, best))
+    d = max(dds_total, 1)
+    print(
+        f"seed {args.seed}, {args.deals} deals, N+S {args.target} in {args.trump.upper()}, "
+        f"East leads; trick-boundary positions: DDS {dds_total:,}, ours {tally.ours / d:.3f}x, "
+        f"with the cheapest successful first lead first {tally.best / d:.3f}x"
+    )
+    print(tally.summary())
+    rows.sort(reverse=True)
+    print(f"{'deal':>5} {'DDS':>9} {'ours':>9} {'best lead first':>16}")
+    for _, i, dn, ours, best in rows[: args.top]:
+        print(f"{i:>5} {dn:>9,} {ours:>9,} {best:>16,}")
+
+
+def advice(args: argparse.Namespace) -> None:
+    """The advice's Prop and Cop question with each partner, on the hand's sampled deals."""
+    seat = parse_seat(args.seat)
+    trump = card_suit(parse_card(args.turnup))
+    deals = np.asarray(
+        DealSampler(args.hand, seat=seat, turnup=args.turnup, seed=args.seed).draw(args.deals)
+    )
+    pbns = [to_pbn(d) for d in deals]
+    everything = Tally()
+    for partner in range(4):
+        if partner == seat:
+            continue
+        side = (min(seat, partner), max(seat, partner))
+        tally = Tally()
+        for pbn in pbns:
+            tally.add(pbn, trump, 0, side, PROP_AND_COP)
+        everything.merge(tally)
+        print(f"{args.hand} ({args.seat}, turn-up {args.turnup}), partner seat {partner}:")
+        print("  " + tally.summary())
+    print(f"all three partners, {args.deals} deals (seed {args.seed}):")
+    print("  " + everything.summary())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,69 +175,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", type=int, default=8, help="N+S's tricks (1-13)")
     ap.add_argument("--trump", default="NT", help="S, H, D, C or NT")
     ap.add_argument("--top", type=int, default=10, help="deals listed, largest saving first")
+    ap.add_argument("--hand", help="the advice's hand: its Prop and Cop questions instead")
+    ap.add_argument("--seat", default="second", help="the hand's seat (with --hand)")
+    ap.add_argument("--turnup", default="7S", help="the turn-up card (with --hand)")
     args = ap.parse_args(argv)
-    trump = parse_trump(args.trump)
-    dds = DDS()
-    totals = {"dds": 0, "ours": 0, "best": 0}
-    wins = 0
-    first_ok = 0  # roots where East's side succeeds and the first lead tried does
-    first_ok_positions = 0
-    win_positions = 0
-    rank = [0] * 5  # where the cheapest successful lead stands in our order (4: fifth or later)
-    rows = []
-    for i, deal in enumerate(random_deals(args.deals, args.seed)):
-        pbn = to_pbn(deal)
-        dds.side_can_make(dds.prepare(deal), trump, 1, DECLARERS, args.target)
-        makes, _, ours = search_positions(
-            pbn, trump=args.trump, leader=LEADER, declarers="NS", target=args.target
-        )
-        best = ours
-        if not makes:  # East's side succeeds: some lead does
-            wins += 1
-            costs = []  # (order, positions) of the successful leads
-            for k, card in enumerate(first_leads(pbn, trump)):
-                ok, _, n = search_positions(
-                    pbn,
-                    trump=args.trump,
-                    leader=LEADER,
-                    declarers="NS",
-                    target=args.target,
-                    trick=[card],
-                )
-                if not ok:
-                    costs.append((n, k))
-            cheapest, k = min(costs)
-            best = cheapest + 1
-            if costs[0][1] == 0:  # the first lead tried succeeds
-                first_ok += 1
-                first_ok_positions += ours
-            win_positions += ours
-            rank[min(k, 4)] += 1
-            rows.append((ours - best, i, dds.nodes, ours, best))
-        totals["dds"] += dds.nodes
-        totals["ours"] += ours
-        totals["best"] += best
-    d = max(totals["dds"], 1)
-    print(
-        f"seed {args.seed}, {args.deals} deals, N+S {args.target} in {args.trump.upper()}, "
-        f"East leads; East's side succeeds on {wins}"
-    )
-    print(
-        f"trick-boundary positions: DDS {totals['dds']:,}; ours {totals['ours']:,} "
-        f"({totals['ours'] / d:.3f}x); ours with the cheapest successful first lead first "
-        f"{totals['best']:,} ({totals['best'] / d:.3f}x)"
-    )
-    if wins:
-        print(
-            f"where East's side succeeds: our first lead succeeds on {first_ok} of {wins} "
-            f"roots, which hold {first_ok_positions / max(win_positions, 1):.0%} of their "
-            f"positions; the cheapest successful lead is our 1st / 2nd / 3rd / 4th / later "
-            f"on {' / '.join(str(r) for r in rank)}"
-        )
-    rows.sort(reverse=True)
-    print(f"{'deal':>5} {'DDS':>9} {'ours':>9} {'best lead first':>16}")
-    for _, i, dn, ours, best in rows[: args.top]:
-        print(f"{i:>5} {dn:>9,} {ours:>9,} {best:>16,}")
+    if args.hand:
+        advice(args)
+    else:
+        bridge(args)
     return 0
 
 
