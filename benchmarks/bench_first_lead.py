@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 from bench_solver import DDS, random_deals, to_pbn
@@ -98,10 +98,12 @@ class Tally:
 
     def merge(self, other: Tally) -> None:
         """Add another tally's counts to this one."""
-        for name in ("roots", "ours", "best", "wins", "win_positions", "first_ok"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.first_ok_positions += other.first_ok_positions
-        self.rank = [a + b for a, b in zip(self.rank, other.rank, strict=True)]
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(mine, list):
+                setattr(self, f.name, [a + b for a, b in zip(mine, theirs, strict=True)])
+            else:
+                setattr(self, f.name, mine + theirs)
 
     def summary(self) -> str:
         """Two lines: the positions, and the first lead where the side on lead succeeds."""
