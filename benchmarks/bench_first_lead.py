@@ -34,26 +34,11 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 from bench_solver import DDS, random_deals, to_pbn
 
-from solo_analysis.cards import card_str, card_suit, parse_card, parse_seat, parse_trump
-from solo_analysis.deal import Deal
+from solo_analysis.cards import card_suit, parse_card, parse_seat, parse_trump
 from solo_analysis.sampler import DealSampler
-from solo_analysis.solver import search_positions
-from solo_analysis.solver._kernels import new_history, roles
-from solo_analysis.solver._moves import gen_moves
+from solo_analysis.solver import move_order, search_positions
 
 PROP_AND_COP = 8  # the advice's Prop and Cop target
-
-
-def first_leads(pbn: str, trump: int, leader: int, declarers: tuple[int, ...]) -> list[str]:
-    """The leader's leads in the order our search tries them at the root (one card a run)."""
-    masks = np.array([hand.mask for hand in Deal.from_pbn(pbn)], dtype=np.int64)
-    maxer, _, wants = roles(sum(1 << s for s in declarers), False)
-    moves = np.zeros((56, 16), dtype=np.int64)
-    scores = np.zeros((56, 16), dtype=np.int64)
-    n = gen_moves(
-        masks, leader, 0, -1, 0, 0, 0, trump, maxer, wants, moves, scores, 0, new_history()
-    )
-    return [card_str(int(c)) for c in moves[0, :n]]
 
 
 @dataclass
@@ -79,7 +64,9 @@ class Tally:
         best = ours
         if makes == lead_side:  # the side on lead succeeds: some lead does
             costs = []  # (positions, place in our order) of the successful leads
-            for k, card in enumerate(first_leads(pbn, trump, leader, declarers)):
+            for k, card in enumerate(
+                move_order(pbn, trump=trump, leader=leader, declarers=declarers)
+            ):
                 ok, _, n = search_positions(pbn, trick=[card], **kw)
                 if ok == lead_side:
                     costs.append((n, k))

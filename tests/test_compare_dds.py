@@ -27,6 +27,11 @@ def test_moves_answers_agree_with_dds(capsys):
     # North's five cards, one line each, each with both counts and no disagreement
     assert [line.split(":")[0].strip() for line in lines[1:]] == ["SA", "SK", "HQ", "D2", "C3"]
     assert all("DDS" in line and "differ" not in line for line in lines)
+    # where our search tries each card: the spade king is the ace's run, the other four
+    # cards are the four moves of the search's order, each once
+    assert lines[2].endswith("as SA")
+    places = sorted(line.split("tried ")[1] for line in lines[1:] if "tried" in line)
+    assert places == ["1 of 4", "2 of 4", "3 of 4", "4 of 4"]
 
 
 def test_prefix_follows_and_counts_the_trick(capsys):
@@ -40,6 +45,7 @@ def test_prefix_follows_and_counts_the_trick(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("S to play, NS need 2 of the last 5 tricks")
     assert [line.split(":")[0].strip() for line in lines[1:]] == ["S4", "S3"]
+    assert lines[1].endswith("tried 1 of 1") and lines[2].endswith("as S4")
     assert all("differ" not in line for line in lines)
 
 

@@ -30,6 +30,7 @@ from solo_analysis.solver import (
     NO_LIMIT,
     Question,
     _moves,
+    move_order,
     search_positions,
     solve,
     solve_batch,
@@ -39,7 +40,6 @@ from solo_analysis.solver import (
 from solo_analysis.solver._bits import hibit, lowbit, pop13, pop52
 from solo_analysis.solver._bounds import defended_trumps, drawn_trumps, guarded_trumps
 from solo_analysis.solver._moves import lead_weights
-from solo_analysis.solver.trick import play_trick
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
 # does, with numpy's warning.
@@ -1253,37 +1253,18 @@ def test_trump_lead_weights_follow_the_sides():
 def _first_moves(
     hands: list[str], seat: int, trump: int, side: int, trick: tuple[str, ...] = ()
 ) -> list[str]:
-    """The order ``gen_moves`` gives the legal cards of ``seat`` (one a run of equivalents).
+    """The search's move order for ``seat`` (``move_order``), ``side`` the declarers (bit seat).
 
     ``trick`` holds the cards already played to the current trick, from its leader on (their
-    seats counted back from ``seat``; ``hands`` still hold them); ``side`` is the declarer
-    side (bit seat).
+    seats counted back from ``seat``; ``hands`` still hold them).
     """
-    from solo_analysis.cards import card_str, parse_card
-    from solo_analysis.solver._kernels import new_history, roles
-
-    h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
-    t = play_trick(h, trump, (seat - len(trick)) % 4, list(trick))
-    maxer, _, wants = roles(side, False)
-    moves = np.zeros((56, 16), dtype=np.int64)
-    scores = np.zeros((56, 16), dtype=np.int64)
-    nm = _moves.gen_moves(
-        h,
-        seat,
-        t.npl,
-        t.led,
-        t.win_card,
-        t.win_seat,
-        t.mask,
-        trump,
-        maxer,
-        wants,
-        moves,
-        scores,
-        0,
-        new_history(),
+    return move_order(
+        Deal(hands),
+        trump=trump,
+        leader=(seat - len(trick)) % 4,
+        declarers="".join("NESW"[s] for s in range(4) if (side >> s) & 1),
+        trick=list(trick),
     )
-    return [card_str(int(c)) for c in moves[0, :nm]]
 
 
 def test_move_order_cashes_the_shorter_suit_first():
@@ -1301,6 +1282,28 @@ def test_move_order_leaves_a_ruffable_trick_to_the_team_mate():
     hands = ["AH 5H 2C", "2S 3C 4C", "QH 3H 5C", "2H 6C 7C"]
     order = _first_moves(hands, 0, 0, 0b0101, trick=("2H",))
     assert order.index("5H") < order.index("AH")
+
+
+def test_move_order_lists_every_legal_run_once():
+    # North leads at no trump: his two spade runs (the ace; the 3 and 2, which touch) and
+    # the heart ace, one card each
+    pbn = "N:A32.A.. K.K.65. 4.4.87. Q.Q.T9."
+    order = move_order(pbn, trump="NT", leader="N", declarers="NS")
+    assert sorted(order) == ["3S", "AH", "AS"]
+    assert move_order(pbn, trump="NT", leader="N", declarers="N", misere=True) != order
+    # West leads the queen of spades: North must follow, with his two spade runs
+    after = move_order(pbn, trump="NT", leader="W", declarers="NS", trick=["QS"])
+    assert sorted(after) == ["3S", "AS"]
+    # East leads the king: South's only spade is the one move
+    assert move_order(pbn, trump="NT", leader="E", declarers="NS", trick="KS") == ["4S"]
+
+
+def test_move_order_rejects_a_bad_trick():
+    pbn = "N:A32.A.. K.K.65. 4.4.87. Q.Q.T9."
+    with pytest.raises(DealError, match="not in"):
+        move_order(pbn, trump="NT", leader="N", declarers="NS", trick="KS")
+    with pytest.raises(DealError, match="at most 3"):
+        move_order(pbn, trump="NT", leader="N", declarers="NS", trick="AS KS 4S QS")
 
 
 @njit

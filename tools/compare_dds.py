@@ -4,7 +4,9 @@ From a deal and a prefix of cards played (whole tricks and a part of the current
 for the position reached and for each legal card of the hand to play: the answer to "can the
 declarer side take ``need`` more tricks?", the trick-boundary positions our search entered
 (``solo_analysis.solver.search_positions``' count, the starting position left out: DDS's
-``futureTricks.nodes`` counts the same) and DDS's count for the same question.  Each search
+``futureTricks.nodes`` counts the same), DDS's count for the same question, and where our
+search's move order puts the card (``solo_analysis.solver.move_order``: "tried 2 of 5", or
+"as SK" for a card equivalent to the king, which the search plays for it).  Each search
 starts with an empty table, so a move's figure is the cost of that move alone; the
 position's own figure is the cost of its whole search, whose move order decides how many
 moves it pays for.  Going down the moves where ours is much larger finds the position where
@@ -31,7 +33,7 @@ from typing import Any
 from solo_analysis.cards import NT, RANKS, SEATS, parse_card, parse_declarers, parse_trump
 from solo_analysis.deal import Deal
 from solo_analysis.errors import SoloAnalysisError
-from solo_analysis.solver import search_positions
+from solo_analysis.solver import move_order, search_positions
 
 TRUMPS = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": NT}
 
@@ -203,9 +205,27 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{SEATS[pos.to_play]} to play, {label} need {pos.need} of the last {left} tricks: {text}"
     )
+    order = [
+        parse_card(c)
+        for c in move_order(
+            pos.deal(), trump=trump, leader=pos.leader, declarers=declarers, trick=pos.trick
+        )
+    ]
     for c in pos.legal():
-        print(f"  {_name(c)}: {line([*prefix, c])[0]}")
+        print(f"  {_name(c)}: {line([*prefix, c])[0]}   {_place(c, order)}")
     return 0
+
+
+def _place(card: int, order: list[int]) -> str:
+    """Where our search tries ``card``: its place in the move order, or the card it stands for.
+
+    A card below the highest of a run of equivalent cards is not searched: the search plays
+    the run's highest card for it.
+    """
+    if card in order:
+        return f"tried {order.index(card) + 1} of {len(order)}"
+    above = [c for c in order if c // 13 == card // 13 and c > card]
+    return f"as {_name(min(above))}" if above else "not tried"
 
 
 if __name__ == "__main__":

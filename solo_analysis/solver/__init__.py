@@ -17,7 +17,9 @@ Modules
 * :mod:`.question`: :class:`Question`, what is asked (trump, leader, declarers, misère,
   target, and the deals to ask it on).
 * :mod:`.single`: one deal on the calling thread: :func:`solve`, :func:`solve_leads` (every
-  opening lead) and :func:`search_positions` (an answer and the size of its search).
+  opening lead), and two diagnostics of the search: :func:`search_positions` (an answer and
+  the size of its search) and :func:`move_order` (the order it tries the moves of a
+  position in).
 * :mod:`.batch`: arrays of deals (the sampler's output) in numba's threads, GIL released:
   :func:`solve_batch`, and :func:`solve_questions` for several questions in one run;
   :func:`run_stoppable` runs a batch kernel so that Ctrl-C stops its workers at once (every
@@ -34,11 +36,12 @@ means no limit on the search (:data:`NO_LIMIT` for the kernels).
 from ._kernels import NO_LIMIT
 from .batch import run_stoppable, solve_batch, solve_questions
 from .question import Question
-from .single import search_positions, solve, solve_leads
+from .single import move_order, search_positions, solve, solve_leads
 
 __all__ = [
     "NO_LIMIT",
     "Question",
+    "move_order",
     "run_stoppable",
     "search_positions",
     "solve",

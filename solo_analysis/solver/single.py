@@ -1,4 +1,7 @@
-"""One deal at a time: :func:`solve`, :func:`solve_leads` and :func:`search_positions`.
+"""One deal at a time: :func:`solve`, :func:`solve_leads`, and the search's diagnostics.
+
+The diagnostics are :func:`search_positions` (an answer and the size of its search) and
+:func:`move_order` (the order the search tries a position's moves in).
 
 These run on the calling thread, each Python thread with its own transposition table (a
 :class:`threading.local` workspace), so several threads may call them at once.
@@ -13,15 +16,15 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import DeclarersLike
+from ..cards import DeclarersLike, card_str
 from ..deal import Deal
 from ..errors import DealError
-from . import _kernels
+from . import _kernels, _moves
 from ._table import TT_BITS_DEFAULT
 from .question import Question
 from .trick import play_trick
 
-__all__ = ["search_positions", "solve", "solve_leads"]
+__all__ = ["move_order", "search_positions", "solve", "solve_leads"]
 
 
 class _Workspace(threading.local):
@@ -202,6 +205,73 @@ def search_positions(
     )
     root = 1 if npl == 0 else 0  # the starting position, if a trick boundary
     return bool(ok), int(positions), int(boundaries) - root
+
+
+def move_order(
+    deal: Deal | str,
+    *,
+    trump: str | int | None,
+    leader: str | int,
+    declarers: DeclarersLike,
+    misere: bool = False,
+    trick: Sequence[str | int] | str | None = None,
+) -> list[str]:
+    """The cards the seat to play may play, in the order the search tries them.
+
+    A diagnostic for benchmarks and tools: the move ordering's list at the position (one
+    card a run of equivalent cards, the run's highest; a single run of the suit led gives
+    just that card), with no history of earlier searches (no killer lead, no history
+    scores), as the first position of a search sees it.
+
+    Parameters
+    ----------
+    deal, trump, leader, declarers, misere
+        As for :func:`solve`.
+    trick : sequence of str or int, or str, optional
+        As for :func:`search_positions`: the cards already played to the current trick, the
+        first led by ``leader``; the seat after the last of them is the one to play.
+
+    Returns
+    -------
+    list of str
+        Card text (``"SA"``), first tried first.
+
+    Raises
+    ------
+    DealError
+        As for :func:`search_positions` (a bad ``trick``), or for a deal with no cards left.
+    TrumpError, SeatError
+        As for :func:`solve`.
+
+    Examples
+    --------
+    >>> move_order("N:A32.A.. K.K.65. 4.4.87. Q.Q.T9.", trump="NT", leader="N",
+    ...            declarers="NS")
+    ['AH', 'AS', '3S']
+    """
+    deal, masks = _position(deal)
+    q = Question(trump, leader, declarers, misere)
+    t = play_trick(masks, q.trump, q.leader, trick)
+    maxer, _, wants = _kernels.roles(q.declarers_mask, q.misere)
+    moves = np.zeros((56, 16), dtype=np.int64)
+    scores = np.zeros((56, 16), dtype=np.int64)
+    n = _moves.gen_moves(
+        masks,
+        t.to_play,
+        t.npl,
+        t.led,
+        t.win_card,
+        t.win_seat,
+        t.mask,
+        q.trump,
+        maxer,
+        wants,
+        moves,
+        scores,
+        0,
+        _kernels.new_history(),
+    )
+    return [card_str(int(c)) for c in moves[0, :n]]
 
 
 def solve_leads(
