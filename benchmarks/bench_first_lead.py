@@ -19,17 +19,26 @@ Two sets of questions:
   and a partner take 8 tricks in the turn-up suit, eldest leading) with each partner, on
   ``--deals`` deals sampled for the hand (``--seed``).
 
+``--dump FILE`` appends every question to ``FILE`` as a JSON line (the deal, the question,
+our positions, whether the side on lead succeeds and, where it does, each lead in our order
+with whether it succeeds and its positions searched alone): labelled data for fitting or
+judging a first-lead order.
+
 Usage::
 
     python benchmarks/bench_first_lead.py --seed 1 --target 8 --trump NT
     python benchmarks/bench_first_lead.py --hand AKJ94.K83.Q72.65 --seat second --turnup 7S
+    python benchmarks/bench_first_lead.py --seed 2 --target 5 --trump H --dump leads.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
 from dataclasses import dataclass, field, fields
+from typing import TextIO
 
 import numpy as np
 from bench_solver import DDS, random_deals, to_pbn
@@ -55,19 +64,32 @@ class Tally:
     rank: list[int] = field(default_factory=lambda: [0] * 5)  # 4: fifth or later
 
     def add(
-        self, pbn: str, trump: int, leader: int, declarers: tuple[int, ...], target: int
+        self,
+        pbn: str,
+        trump: int,
+        leader: int,
+        declarers: tuple[int, ...],
+        target: int,
+        dump: TextIO | None = None,
     ) -> tuple[int, int]:
-        """Count one question; returns (ours, with the cheapest successful lead first)."""
+        """Count one question; returns (ours, with the cheapest successful lead first).
+
+        With ``dump``, writes the question as one JSON line: the deal, the question, our
+        positions, whether the side on lead succeeds, and (where it does) each lead in our
+        order with whether it succeeds and the positions of its search alone.
+        """
         kw = {"trump": trump, "leader": leader, "declarers": declarers, "target": target}
         makes, _, ours = search_positions(pbn, **kw)
         lead_side = leader in declarers
         best = ours
+        leads = []  # (card, succeeds, positions) in our order
         if makes == lead_side:  # the side on lead succeeds: some lead does
             costs = []  # (positions, place in our order) of the successful leads
             for k, card in enumerate(
                 move_order(pbn, trump=trump, leader=leader, declarers=declarers)
             ):
                 ok, _, n = search_positions(pbn, trick=[card], **kw)
+                leads.append((card, ok == lead_side, n))
                 if ok == lead_side:
                     costs.append((n, k))
             cheapest, k = min(costs)
@@ -81,6 +103,18 @@ class Tally:
         self.roots += 1
         self.ours += ours
         self.best += best
+        if dump is not None:
+            record = {
+                "pbn": pbn,
+                "trump": trump,
+                "leader": leader,
+                "declarers": list(declarers),
+                "target": target,
+                "positions": ours,
+                "lead_side_succeeds": makes == lead_side,
+                "leads": [{"card": c, "succeeds": ok, "positions": n} for c, ok, n in leads],
+            }
+            dump.write(json.dumps(record) + "\n")
         return ours, best
 
     def merge(self, other: Tally) -> None:
@@ -109,7 +143,7 @@ class Tally:
         return text
 
 
-def bridge(args: argparse.Namespace) -> None:
+def bridge(args: argparse.Namespace, dump: TextIO | None) -> None:
     """``bench_solver``'s deals, N+S ``--target`` in ``--trump``, East leading, beside DDS."""
     trump = parse_trump(args.trump)
     dds = DDS()
@@ -119,7 +153,7 @@ def bridge(args: argparse.Namespace) -> None:
     for i, deal in enumerate(random_deals(args.deals, args.seed)):
         dds.side_can_make(dds.prepare(deal), trump, 1, (0, 2), args.target)
         dds_total += dds.nodes
-        ours, best = tally.add(to_pbn(deal), trump, 1, (0, 2), args.target)
+        ours, best = tally.add(to_pbn(deal), trump, 1, (0, 2), args.target, dump)
         rows.append((ours - best, i, dds.nodes, ours, best))
     d = max(dds_total, 1)
     print(
@@ -134,7 +168,7 @@ def bridge(args: argparse.Namespace) -> None:
         print(f"{i:>5} {dn:>9,} {ours:>9,} {best:>16,}")
 
 
-def advice(args: argparse.Namespace) -> None:
+def advice(args: argparse.Namespace, dump: TextIO | None) -> None:
     """The advice's Prop and Cop question with each partner, on the hand's sampled deals."""
     seat = parse_seat(args.seat)
     trump = card_suit(parse_card(args.turnup))
@@ -149,7 +183,7 @@ def advice(args: argparse.Namespace) -> None:
         side = (min(seat, partner), max(seat, partner))
         tally = Tally()
         for pbn in pbns:
-            tally.add(pbn, trump, 0, side, PROP_AND_COP)
+            tally.add(pbn, trump, 0, side, PROP_AND_COP, dump)
         everything.merge(tally)
         print(f"{args.hand} ({args.seat}, turn-up {args.turnup}), partner seat {partner}:")
         print("  " + tally.summary())
@@ -167,11 +201,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hand", help="the advice's hand: its Prop and Cop questions instead")
     ap.add_argument("--seat", default="second", help="the hand's seat (with --hand)")
     ap.add_argument("--turnup", default="7S", help="the turn-up card (with --hand)")
+    ap.add_argument(
+        "--dump",
+        metavar="FILE",
+        help="also append every question, and each lead's result and positions, to FILE "
+        "(JSON lines): labelled data for a study of the first lead",
+    )
     args = ap.parse_args(argv)
-    if args.hand:
-        advice(args)
-    else:
-        bridge(args)
+    with contextlib.ExitStack() as stack:
+        dump = stack.enter_context(open(args.dump, "a")) if args.dump else None
+        if args.hand:
+            advice(args, dump)
+        else:
+            bridge(args, dump)
     return 0
 
 
