@@ -420,6 +420,32 @@ def test_a_cap_below_the_first_batch_stops_it_after_one_chunk():
     assert c.positions == 100_000 * 3 * MIN_CUT_BATCH <= 5_000_000
 
 
+def test_chunks_under_a_far_cap_grow_and_shrink_near_it():
+    from solo_analysis.advice import CUT_SHARE, MIN_CUT_BATCH
+
+    class SizesModel(CostlyCoinModel):
+        def tricks(self, deals, **kw):
+            if kw["misere"]:  # the misère question is asked of every deal of every chunk
+                sizes.append(len(deals))
+            return super().tricks(deals, **kw)
+
+    sizes: list[int] = []
+    kw = dict(seat="third", turnup="KH", seed=4, contracts=["misere"], tolerance=0.01)
+    cap = 30_000_000  # 300 deals at 100,000 positions a deal
+    a = advise(LOW, play_model=SizesModel(), max_positions=cap, **kw)
+    # the first chunk has no pace to go by; the next take CUT_SHARE of what fits (at least
+    # MIN_CUT_BATCH), the first batch's second one its remaining 48 deals
+    assert sizes[0] == MIN_CUT_BATCH and sizes[1] == 64 - MIN_CUT_BATCH
+    assert sizes[2] == int(CUT_SHARE * (cap - 64 * 100_000) / 100_000)
+    # (here 16, 48 | 59, 5 | 43, 32, 24, 18, 11 | 16, 16, 12: batches of 64, 128, 256, 300)
+    assert max(sizes) > 2 * MIN_CUT_BATCH and max(sizes[-3:]) <= MIN_CUT_BATCH
+    assert a.stopped == "max_positions" and a.positions == 100_000 * a.samples <= cap
+    assert a.samples > cap // 100_000 - 2 * MIN_CUT_BATCH  # the cap is used, not left idle
+    # the chunks do not change the results: those of a run of that many deals
+    b = advise(LOW, play_model=CostlyCoinModel(), samples=a.samples, **kw)
+    pd.testing.assert_frame_equal(a.table, b.table)
+
+
 def test_a_time_limit_stops_a_batch_after_the_chunk_that_reaches_it(monkeypatch):
     from solo_analysis.advice import PROGRESS_CHUNK
 

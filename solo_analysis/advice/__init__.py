@@ -26,9 +26,10 @@ from .request import (
     STOP_ON,
 )
 from .result import Advice
-from .sampling import FIRST_BATCH, MIN_CUT_BATCH, PROGRESS_CHUNK
+from .sampling import CUT_SHARE, FIRST_BATCH, MIN_CUT_BATCH, PROGRESS_CHUNK
 
 __all__ = [
+    "CUT_SHARE",
     "DEFAULT_MAX_POSITIONS",
     "DEFAULT_MAX_QUESTION_POSITIONS",
     "DEFAULT_MAX_SAMPLES",

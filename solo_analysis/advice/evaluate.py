@@ -105,7 +105,8 @@ def advise(
         set.
     progress : callable, optional
         Called as ``progress(deals_done, deals_planned)`` as the work goes on: after every
-        :data:`PROGRESS_CHUNK` deals solved (for every contract still open), with
+        chunk of deals solved for every contract still open (:data:`PROGRESS_CHUNK` deals;
+        under a ``max_positions`` cap, 16 to 128 as the cap nears), with
         ``deals_planned`` = ``samples``, or for adaptive sampling the ``max_samples`` cap (the
         run may stop earlier; the last call then has ``deals_done < deals_planned``).  Without a
         callback the deals are solved in whole batches; either way the results are the same.

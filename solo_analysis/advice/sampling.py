@@ -6,13 +6,14 @@ same stream, so all rows share their first deals and paired comparisons stay pai
 stops at the tolerance, at ``max_samples`` deals, at a cap on the search's work
 (``max_positions``: each batch is cut to what the previous batch's positions per deal say
 fits, and the run stops when fewer than :data:`MIN_CUT_BATCH` deals do) or at a time limit
-(``max_seconds``). Under a positions cap a batch is solved :data:`MIN_CUT_BATCH` deals at a
-time and stops when its own pace says the next chunk would not fit; under a time limit,
-:data:`PROGRESS_CHUNK` at a time, stopping once the time is up. A batch whose deals are much
-harder than the last one's (or the first batch, which has no pace to go by) overruns a cap
-by at most one chunk. Positions are counted by the search itself (a question given up on
-counts what it spent), so a capped run repeats from its seed on any machine; a timed one
-does not.
+(``max_seconds``). Under a positions cap a batch is solved in chunks of
+:data:`CUT_SHARE` of the deals its pace says fit in what is left (at least
+:data:`MIN_CUT_BATCH`), and stops when that pace says the next :data:`MIN_CUT_BATCH` would not
+fit; under a time limit, :data:`PROGRESS_CHUNK` at a time, stopping once the time is up. A
+batch whose deals are much harder than the last one's (or the first batch, whose first chunk
+has no pace to go by) overruns a cap by at most one chunk. Positions are counted by the
+search itself (a question given up on counts what it spent), so a capped run repeats from
+its seed on any machine; a timed one does not.
 
 However large a batch, its deals are drawn and solved :data:`SOLVE_CHUNK` at a time (or
 :data:`PROGRESS_CHUNK` with a ``progress`` callback): the memory of a batch stays bounded, and
@@ -37,6 +38,7 @@ from ..stats.control import CV_AUX_DEALS, N_FEATURES, Controls, deal_features, r
 from .request import Request
 
 __all__ = [
+    "CUT_SHARE",
     "FIRST_BATCH",
     "MIN_CUT_BATCH",
     "PROGRESS_CHUNK",
@@ -54,6 +56,10 @@ __all__ = [
 FIRST_BATCH: int = 64
 #: the smallest batch a run capped by ``max_positions`` goes on to (fewer fit: it stops)
 MIN_CUT_BATCH: int = 16
+#: under a positions cap, a batch's later chunks take at most this share of what the batch's
+#: pace says fits in what is left of the cap (so that a chunk overruns the cap only if its
+#: deals cost 1 / CUT_SHARE times the pace so far)
+CUT_SHARE: float = 0.25
 #: with a ``progress`` callback, deals are solved in chunks of this many (results unchanged;
 #: the threads wait for a chunk's slowest question, so smaller chunks cost time)
 PROGRESS_CHUNK: int = 32
@@ -338,7 +344,10 @@ class Sampling:
         solved = 0
         self.cut_by = None
         while solved < n:
-            deals = self.sampler.draw(min(step, n - solved))
+            size = min(step, n - solved)
+            if positions_cap is not None:
+                size = min(n - solved, self._cut_chunk(positions_cap, begin, solved, done))
+            deals = self.sampler.draw(size)
             self._solve_chunk(active, deals)
             solved += deals.shape[0]
             self.solved = done + solved
@@ -356,6 +365,29 @@ class Sampling:
                     self.cut_by = "max_positions"
                     break
         return solved
+
+    def _cut_chunk(self, positions_cap: int, begin: int, solved: int, done: int) -> int:
+        """Deals in the next chunk of a batch under a positions cap.
+
+        ``solved`` deals of the batch are done, ``done`` before it.  The chunk is
+        :data:`CUT_SHARE` of the deals that fit in what is left of the cap at the batch's
+        positions per deal so far (for its first chunk, the run's: an over-estimate, since
+        fewer contracts stay open in later batches), at least :data:`MIN_CUT_BATCH` (the
+        first batch's first chunk, with no pace to go by) and at most :data:`SOLVE_CHUNK`
+        (a quarter of it with a ``progress`` callback).  The workers wait for each chunk's
+        slowest question, so the chunks are large where the cap is far and small near it.
+        """
+        spent = self.spent()
+        if solved:
+            per_deal = (spent - begin) / solved
+        elif done:
+            per_deal = spent / done
+        else:
+            return MIN_CUT_BATCH
+        most = SOLVE_CHUNK if self.progress is None else 4 * PROGRESS_CHUNK
+        if per_deal <= 0:
+            return most
+        return max(MIN_CUT_BATCH, min(most, int(CUT_SHARE * (positions_cap - spent) / per_deal)))
 
     def _solve_chunk(self, active: list[Row], deals: np.ndarray) -> None:
         """Solve the ``active`` rows on ``deals``; on any exception, leave no trace of them."""
