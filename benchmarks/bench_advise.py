@@ -21,6 +21,12 @@ Usage::
     python benchmarks/bench_advise.py --random 16          # and 16 random hands (seats in turn)
     python benchmarks/bench_advise.py --max-positions 0 --stop-on bid  # only the bid's rows
     python benchmarks/bench_advise.py --contracts solo,abundance --timeout 120
+    python benchmarks/bench_advise.py --hands 4 --random 16 --against /tmp/base  # new / old
+
+With ``--against DIR`` every hand also runs with the ``solo_analysis`` package under ``DIR``
+(another checkout: ``git worktree add /tmp/base HEAD~1``), the two one after the other in
+turn, ``--repeats`` times each, and the table gives each one's deals and positions (seed 1)
+and best warm time, and the ratio new / old.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ args = json.loads(sys.argv[1])
  root) = args
 sys.path.insert(0, root)  # the package this script imported, not the working directory's
 t0 = time.perf_counter()
+import solo_analysis
 from solo_analysis.advice import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_QUESTION_POSITIONS, advise
 if max_question_positions is None:
     max_question_positions = DEFAULT_MAX_QUESTION_POSITIONS
@@ -68,7 +75,8 @@ widest = float(((watched["ci_high"] - watched["ci_low"]) / 2).max())
 print(json.dumps({"cold": t2 - t1, "import": t1 - t0, "samples": a.samples,
                   "unresolved": a.unresolved, "converged": a.converged,
                   "advice": a.summary(), "positions": a.positions,
-                  "stopped": a.stopped, "widest": widest}), flush=True)
+                  "stopped": a.stopped, "widest": widest,
+                  "package": solo_analysis.__file__}), flush=True)
 t3 = time.perf_counter()
 b = advise(hand, seat=seat, turnup=turnup, seed=2, **kw)
 t4 = time.perf_counter()
@@ -96,10 +104,17 @@ def run_hand(
     max_question_positions: int | None = None,
     max_positions: int | None = None,
     stop_on: str = "rows",
+    root: str | None = None,
 ) -> dict:
-    import solo_analysis
+    """Run one hand's advice in a subprocess: seed 1 cold, then seed 2 warm.
 
-    root = str(Path(solo_analysis.__file__).resolve().parents[1])
+    ``root`` is the directory the child imports ``solo_analysis`` from (default: the one
+    this script imported).
+    """
+    if root is None:
+        import solo_analysis
+
+        root = str(Path(solo_analysis.__file__).resolve().parents[1])
     payload = json.dumps(
         [
             hand,
@@ -204,7 +219,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--random-seed", type=int, default=7, help="seed of the random hands (default 7)"
     )
+    parser.add_argument(
+        "--against",
+        metavar="DIR",
+        help="also run every hand with the solo_analysis package under DIR (another "
+        "checkout, e.g. made by `git worktree add`), the two alternating, and print the "
+        "ratios of their warm times",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=2,
+        help="with --against: runs of each hand each way, alternating (default 2); "
+        "the best warm time of each way is compared",
+    )
     args = parser.parse_args(argv)
+    if args.against is not None:
+        against = Path(args.against).resolve()
+        if not (against / "solo_analysis" / "__init__.py").is_file():
+            parser.error(f"--against {args.against}: no solo_analysis package there")
+        if args.repeats < 1:
+            parser.error(f"--repeats {args.repeats}: expected at least 1")
     contracts = None if args.contracts is None else args.contracts.split(",")
 
     rate = sampler_rate()
@@ -223,6 +258,9 @@ def main(argv: list[str] | None = None) -> None:
     extra = random_hands(args.random, args.random_seed)
     for label, hand, seat, turnup in extra:
         print(f"{label}: {hand} ({seat}, turn-up {turnup})")
+    if args.against is not None:
+        compare(args, HANDS[: args.hands] + extra, contracts, str(against))
+        return
     header = (
         f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'Mpos':>6} "
         f"{'stopped':<13} {'+-pts':>5} {'cold s':>8} {'warm s':>8}  advice (seed 1)"
@@ -262,6 +300,81 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"random hands, warm: median {statistics.median(warms):.2f} s, "
             f"{min(warms):.2f}-{max(warms):.2f} s over {len(warms)}"
+        )
+
+
+def compare(
+    args: argparse.Namespace,
+    hands: list[tuple[str, str, str, str]],
+    contracts: list[str] | None,
+    against: str,
+) -> None:
+    """Each hand with this package and with the one under ``against``, runs alternating.
+
+    Prints per hand the deals and positions of each (seed 1: the same code gives the same
+    figures), the best warm time of each over ``--repeats`` runs and their ratio, then the
+    median and total ratios.  The two run one after the other, never at once, and the order
+    swaps on every repeat, so a machine that slows down mid-run weighs on both.
+    """
+    import statistics
+
+    import solo_analysis
+
+    roots = (str(Path(solo_analysis.__file__).resolve().parents[1]), against)
+    print(f"{roots[0]} ('new') against {against} ('old'), {args.repeats} runs each way")
+    head = (
+        f"{'hand':<18} {'deals new/old':>13} {'Mpos new/old':>13} "
+        f"{'warm new':>8} {'warm old':>8} {'ratio':>6}"
+    )
+    print(head)
+    print("-" * len(head))
+    ratios: list[float] = []
+    totals = [0.0, 0.0]
+    for label, hand, seat, turnup in hands:
+        runs: list[list[dict]] = [[], []]
+        for rep in range(args.repeats):
+            order = (0, 1) if rep % 2 == 0 else (1, 0)
+            for way in order:
+                runs[way].append(
+                    run_hand(
+                        hand,
+                        seat,
+                        turnup,
+                        args.max_samples,
+                        contracts,
+                        args.timeout,
+                        args.max_question_positions,
+                        args.max_positions,
+                        args.stop_on,
+                        roots[way],
+                    )
+                )
+        for root, rs in zip(roots, runs, strict=True):
+            for r in rs:
+                got = r.get("package")
+                if got is not None and Path(got).resolve().parents[1] != Path(root):
+                    raise SystemExit(f"a run imported {got}, not the package under {root}")
+        warm = [[r["warm"] for r in rs if "warm" in r] for rs in runs]
+        first = [rs[0] for rs in runs]
+        deals = "/".join(str(r.get("samples", "-")) for r in first)
+        mpos = "/".join(
+            f"{r['positions'] / 1e6:.1f}" if r.get("positions") is not None else "-" for r in first
+        )
+        if warm[0] and warm[1]:
+            best = (min(warm[0]), min(warm[1]))
+            ratios.append(best[0] / best[1])
+            totals[0] += best[0]
+            totals[1] += best[1]
+            times = f"{best[0]:>8.2f} {best[1]:>8.2f} {best[0] / best[1]:>6.2f}"
+        else:
+            why = next(r.get("error", "timeout") for rs in runs for r in rs if "warm" not in r)
+            times = f"{'-':>8} {'-':>8} {'-':>6}  {why}"
+        print(f"{label:<18} {deals:>13} {mpos:>13} {times}", flush=True)
+    if ratios:
+        print(
+            f"warm new / old: median {statistics.median(ratios):.2f} "
+            f"({min(ratios):.2f}-{max(ratios):.2f}) over {len(ratios)} hands; "
+            f"all together {totals[0]:.2f} s / {totals[1]:.2f} s = {totals[0] / totals[1]:.2f}"
         )
 
 
