@@ -329,10 +329,11 @@ class Sampling:
 
         ``done`` deals came before them.  Chunks of :data:`SOLVE_CHUNK` deals; of
         :data:`PROGRESS_CHUNK` with a ``progress`` callback (called after each) or a
-        ``deadline``; of :data:`MIN_CUT_BATCH` under a ``positions_cap``.  The batch stops
-        after a chunk once the clock is past ``deadline``, or once the batch's pace so far
-        says the next chunk would not fit in what is left of ``positions_cap``.  Returns the
-        deals solved (``n`` unless a cap stopped the batch).
+        ``deadline``; under a ``positions_cap``, sized by :meth:`_cut_chunk` (at least
+        :data:`MIN_CUT_BATCH`).  The batch stops after a chunk once the clock is past
+        ``deadline``, or once the batch's pace so far says the next :data:`MIN_CUT_BATCH`
+        deals would not fit in what is left of ``positions_cap``.  Returns the deals solved
+        (``n`` unless a cap stopped the batch).
         """
         if positions_cap is not None:
             step = MIN_CUT_BATCH
