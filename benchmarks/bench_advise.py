@@ -269,17 +269,7 @@ def main(argv: list[str] | None = None) -> None:
     print("-" * len(header))
     warms: list[float] = []
     for label, hand, seat, turnup in HANDS[: args.hands] + extra:
-        r = run_hand(
-            hand,
-            seat,
-            turnup,
-            args.max_samples,
-            contracts,
-            args.timeout,
-            args.max_question_positions,
-            args.max_positions,
-            args.stop_on,
-        )
+        r = _run(args, contracts, hand, seat, turnup)
         cold = f"{r['cold']:.2f}" if "cold" in r else ("timeout" if r["timeout"] else "error")
         warm = f"{r['warm']:.2f}" if "warm" in r else ("timeout" if r["timeout"] else "-")
         deals = str(r.get("samples", "-"))
@@ -301,6 +291,29 @@ def main(argv: list[str] | None = None) -> None:
             f"random hands, warm: median {statistics.median(warms):.2f} s, "
             f"{min(warms):.2f}-{max(warms):.2f} s over {len(warms)}"
         )
+
+
+def _run(
+    args: argparse.Namespace,
+    contracts: list[str] | None,
+    hand: str,
+    seat: str,
+    turnup: str,
+    root: str | None = None,
+) -> dict:
+    """:func:`run_hand` with the command line's settings."""
+    return run_hand(
+        hand,
+        seat,
+        turnup,
+        args.max_samples,
+        contracts,
+        args.timeout,
+        args.max_question_positions,
+        args.max_positions,
+        args.stop_on,
+        root,
+    )
 
 
 def compare(
@@ -335,20 +348,7 @@ def compare(
         for rep in range(args.repeats):
             order = (0, 1) if rep % 2 == 0 else (1, 0)
             for way in order:
-                runs[way].append(
-                    run_hand(
-                        hand,
-                        seat,
-                        turnup,
-                        args.max_samples,
-                        contracts,
-                        args.timeout,
-                        args.max_question_positions,
-                        args.max_positions,
-                        args.stop_on,
-                        roots[way],
-                    )
-                )
+                runs[way].append(_run(args, contracts, hand, seat, turnup, roots[way]))
         for root, rs in zip(roots, runs, strict=True):
             for r in rs:
                 got = r.get("package")
