@@ -335,20 +335,16 @@ class Sampling:
         deals would not fit in what is left of ``positions_cap``.  Returns the deals solved
         (``n`` unless a cap stopped the batch).
         """
-        if positions_cap is not None:
-            step = MIN_CUT_BATCH
-        elif self.progress is not None or deadline is not None:
-            step = PROGRESS_CHUNK
-        else:
-            step = SOLVE_CHUNK
+        step = PROGRESS_CHUNK if self.progress is not None or deadline is not None else SOLVE_CHUNK
         begin = self.spent()
         solved = 0
         self.cut_by = None
         while solved < n:
-            size = min(step, n - solved)
             if positions_cap is not None:
-                size = min(n - solved, self._cut_chunk(positions_cap, begin, solved, done))
-            deals = self.sampler.draw(size)
+                size = self._cut_chunk(positions_cap, begin, solved, done)
+            else:
+                size = step
+            deals = self.sampler.draw(min(size, n - solved))
             self._solve_chunk(active, deals)
             solved += deals.shape[0]
             self.solved = done + solved
@@ -362,7 +358,7 @@ class Sampling:
             if positions_cap is not None:
                 left = positions_cap - self.spent()
                 per_deal = (self.spent() - begin) / solved
-                if left <= 0 or per_deal * min(step, n - solved) > left:
+                if left <= 0 or per_deal * min(MIN_CUT_BATCH, n - solved) > left:
                     self.cut_by = "max_positions"
                     break
         return solved
