@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
-from pathlib import Path
 
 import matplotlib
+from script_loader import ROOT, load_script
 
 matplotlib.use("Agg")
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _clear_stale_kernel_caches() -> None:
@@ -20,12 +17,7 @@ def _clear_stale_kernel_caches() -> None:
     inlines from another file would otherwise leave the tests running the old code
     (``tools/numba_cache.py``).
     """
-    spec = importlib.util.spec_from_file_location("numba_cache", ROOT / "tools" / "numba_cache.py")
-    if spec is None or spec.loader is None:  # pragma: no cover - the tool ships with the tests
-        return
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.clear_stale_caches(ROOT / "solo_analysis")
+    load_script(ROOT / "tools" / "numba_cache.py").clear_stale_caches(ROOT / "solo_analysis")
 
 
 _clear_stale_kernel_caches()

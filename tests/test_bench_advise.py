@@ -1,26 +1,16 @@
 """benchmarks/bench_advise.py --against: two packages' advice, run in turn, compared."""
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from script_loader import ROOT, load_script
 
 import solo_analysis
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advise.py"
-
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_advise", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_advise"] = module  # dataclasses and pickling look their module up
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.modules.pop("bench_advise", None)
-    return module
+    return load_script(ROOT / "benchmarks" / "bench_advise.py")
 
 
 def test_against_runs_each_hand_both_ways_and_prints_the_ratio(capsys):

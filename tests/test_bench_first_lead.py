@@ -1,32 +1,18 @@
 """benchmarks/bench_first_lead.py: the first-lead figures and the labelled data it dumps."""
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
+from script_loader import ROOT, load_script
 
 from solo_analysis.solver import move_order, search_positions
 
 pytest.importorskip("endplay")
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
-
 
 def _bench():
-    sys.path.insert(0, str(BENCH))  # it imports bench_solver
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "bench_first_lead", BENCH / "bench_first_lead.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["bench_first_lead"] = module  # dataclasses look their module up
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCH))
-        sys.modules.pop("bench_first_lead", None)
-    return module
+    # it imports bench_solver from its own folder
+    return load_script(ROOT / "benchmarks" / "bench_first_lead.py", beside=True)
 
 
 def test_dump_holds_every_question_and_each_lead(tmp_path, capsys):

@@ -1,22 +1,17 @@
 """tools/compare_dds.py: our search sizes and answers against DDS's after a prefix of plays."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from script_loader import ROOT, load_script
 
 pytest.importorskip("endplay")
 
-SCRIPT = Path(__file__).resolve().parent.parent / "tools" / "compare_dds.py"
+SCRIPT = ROOT / "tools" / "compare_dds.py"
 # a 5-card ending, N+S need 2 of the 5 tricks at no trump with North on lead
 PBN = "N:AK.Q.2.3 Q2.A.3.K 43.K.A.2 J5.2.K.A"
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("compare_dds", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_moves_answers_agree_with_dds(capsys):

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from naive import naive_tricks
 from numba import njit
+from script_loader import ROOT, load_script
 
 from solo_analysis.deal import Deal
 from solo_analysis.errors import DealError, SeatError, SoloAnalysisError
@@ -946,13 +947,7 @@ def test_search_positions_trick_as_text():
 # ------------------------------------------------------------------ numba's cache
 @pytest.mark.jit_off
 def test_numba_cache_tool_clears_the_kernel_caches_when_a_kernel_module_changes(tmp_path):
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "tools" / "numba_cache.py"
-    spec = importlib.util.spec_from_file_location("numba_cache", path)
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_script(ROOT / "tools" / "numba_cache.py")
 
     root = tmp_path / "solo_analysis"
     for folder in ("solver", "sampler", "solver/__pycache__", "sampler/__pycache__"):

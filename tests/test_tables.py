@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 from cli_helpers import assert_one_line_error
 from cli_helpers import run as run_cli
+from script_loader import ROOT, load_script
 
 from solo_analysis import tables as T
 from solo_analysis.cards import PLAY_SEATS
@@ -357,7 +358,6 @@ if __name__ == "__main__":
 
 @pytest.mark.slow
 def test_a_killed_run_leaves_only_complete_chunks(tmp_path):
-    import importlib.util
     import os
     import signal
     import subprocess
@@ -382,9 +382,7 @@ def test_a_killed_run_leaves_only_complete_chunks(tmp_path):
     assert 3 <= len(finished) < 200
     for path in finished:  # every file with a final name is a whole chunk
         assert len(pd.read_parquet(path)) == 4
-    spec = importlib.util.spec_from_file_location("slow_run", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(script)
     n = len(finished) + 2
     resumed = T.run_tables(n, 3, out, chunk_size=1, play_model=module.Slow(), progress=False)
     assert len(resumed.skipped) >= len(finished)
@@ -859,12 +857,7 @@ def test_pooled_intervals_allow_for_hands_of_one_deal():
 
 
 def test_make_odds_tables_script_reuses_classic_for_parlett(tmp_path):
-    import importlib.util
-
-    path = Path(__file__).resolve().parent.parent / "tools" / "make_odds_tables.py"
-    spec = importlib.util.spec_from_file_location("make_odds_tables", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script(ROOT / "tools" / "make_odds_tables.py")
     args = [
         "--deals",
         "2",
