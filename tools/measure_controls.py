@@ -59,10 +59,13 @@ HANDS = (
 )
 
 
-def _controls(x: np.ndarray, n_aux: int | None) -> Controls:
-    """Controls whose means and stream are ``x``'s own (``n_aux=None``: exact, no error)."""
+def _controls(x: np.ndarray, n_aux: int | None, logistic: bool = True) -> Controls:
+    """Controls whose means and stream are ``x``'s own (``n_aux=None``: exact, no error).
+
+    Without ``logistic`` the estimate leaves out the cross-fitted logistic column.
+    """
     mean = x.mean(axis=0)
-    cov = np.cov(x, rowvar=False)
+    cov = np.atleast_2d(np.cov(x, rowvar=False))
     sd = np.sqrt(np.diag(cov))
     scale = np.where(sd > 0, sd, 1.0)
     return Controls(
@@ -70,9 +73,30 @@ def _controls(x: np.ndarray, n_aux: int | None) -> Controls:
         mean=mean,
         cov=cov if n_aux is not None else cov * 0.0,
         n_aux=n_aux if n_aux is not None else 1 << 40,
-        za=((x - mean) / scale).astype(np.float32),
+        za=((x - mean) / scale).astype(np.float32) if logistic else None,
         scale=scale,
     )
+
+
+def variance_ratio(y: np.ndarray, x: np.ndarray, stream: Controls, block: int) -> float | None:
+    """The estimator's variance over the plain rate's, averaged over blocks of ``block`` deals.
+
+    ``y`` the row's results (NaN where unsolved), ``x`` the features on the same deals,
+    ``stream`` their means and covariance; blocks with too few makes or failures for the
+    estimate are left out (``None`` when every block is).
+    """
+    ratios = []
+    for b in range(y.size // block):
+        part = slice(b * block, (b + 1) * block)
+        ok = ~np.isnan(y[part])
+        yy, xx = y[part][ok], x[part][ok]
+        p = float(yy.mean())
+        if min(yy.sum(), yy.size - yy.sum()) < CV_MIN_EACH:
+            continue
+        out = cv_mean(yy, xx, stream)
+        if out is not None:
+            ratios.append(out[1] ** 2 / (p * (1 - p) / yy.size))
+    return float(np.mean(ratios)) if ratios else None
 
 
 def solved(spec: str, deals: int, seed: int) -> tuple[list[str], np.ndarray, np.ndarray, Request]:
@@ -121,17 +145,7 @@ def measure(spec: str, args: argparse.Namespace) -> None:
         x, stream = x_all[:, :cols], _controls(xa_all[:, :cols], CV_AUX_DEALS)
         population = _controls(x, None)
         for label, y in zip(labels, made, strict=True):
-            ratios = []
-            for b in range(y.size // args.block):
-                part = slice(b * args.block, (b + 1) * args.block)
-                ok = ~np.isnan(y[part])
-                yy, xx = y[part][ok], x[part][ok]
-                p = float(yy.mean())
-                if min(yy.sum(), yy.size - yy.sum()) < CV_MIN_EACH:
-                    continue
-                out = cv_mean(yy, xx, stream)
-                if out is not None:
-                    ratios.append(out[1] ** 2 / (p * (1 - p) / yy.size))
+            ratio = variance_ratio(y, x, stream, args.block)
             ok = ~np.isnan(y)
             yv, xv = y[ok], x[ok]
             truth = float(yv.mean())
@@ -146,9 +160,9 @@ def measure(spec: str, args: argparse.Namespace) -> None:
                 p, lo, hi, _ = rate_interval(yv[pick], xv[pick], population)
                 errs.append(p - truth)
                 hits += lo <= truth <= hi
-            ratio = f"{np.mean(ratios):6.1%}" if ratios else "   n/a"
+            shown = "   n/a" if ratio is None else f"{ratio:6.1%}"
             print(
-                f"{spec:28} {cols:3} {label:16} made {truth:6.1%}  var/plain {ratio}  "
+                f"{spec:28} {cols:3} {label:16} made {truth:6.1%}  var/plain {shown}  "
                 f"sd err {np.std(errs):.4f}  cover {hits / args.reps:6.1%}  "
                 f"bias {np.mean(errs):+.4f}",
                 flush=True,

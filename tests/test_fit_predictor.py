@@ -1,0 +1,79 @@
+"""tools/fit_predictor.py: solved hands saved and resumed, the inputs, a fit and its measure."""
+
+import numpy as np
+import pytest
+from script_loader import ROOT, load_script
+
+SPECS = ["AKJ94.K83.Q72.65:second:7S", "Q7.KJ93.A864.T52:dealer:4D"]
+
+
+def _tool():
+    return load_script(ROOT / "tools" / "fit_predictor.py")
+
+
+def test_inputs_name_each_card_s_holder_by_role():
+    fp = _tool()
+    from solo_analysis.sampler import DealSampler
+
+    deals = np.asarray(DealSampler("AKJ94.K83.Q72.65", seat="second", turnup="7S", seed=4).draw(8))
+    x = fp.encode(deals, seat=1, trump=0, partner=3)
+    assert x.shape == (8, 252) and x.dtype == np.float32
+    onehot = x[:, :208].reshape(8, 4, 13, 4)
+    assert (onehot.sum(axis=3) == 1).all()  # every card has one holder
+    assert (onehot[..., 0].sum(axis=(1, 2)) == 13).all()  # the player's 13
+    assert (onehot[..., 0] == onehot[0, ..., 0]).all()  # the same on every deal
+    # the trump suit (spades) first: the player's A K J 9 4 of it
+    assert np.flatnonzero(onehot[0, 0, :, 0]).tolist() == [2, 7, 9, 11, 12]
+    # the partner (the dealer) holds the turn-up 7S and sits across the table
+    assert (onehot[:, 0, 5, 1] == 1).all()
+    where = x[:, -8:]
+    assert (where[:, :3] == [0, 1, 0]).all() and (where[:, 4:] == [0, 0, 0, 1]).all()
+
+
+def test_solve_fit_and_measure(tmp_path, capsys):
+    fp = _tool()
+    data, model = tmp_path / "data", tmp_path / "net.npz"
+    argv = ["solve", str(data), *SPECS, "--deals", "144", "--seed", "2"]
+    assert fp.main(argv) == 0
+    first = capsys.readouterr().out
+    assert len(first.splitlines()) == 2 and sorted(p.name for p in data.iterdir()) == [
+        "hand_0000.npz",
+        "hand_0001.npz",
+    ]
+    assert fp.main(argv) == 0  # resumed: nothing left to solve
+    assert capsys.readouterr().out == ""
+    hands = fp.load(str(data))
+    assert [h.spec for h in hands] == SPECS
+    assert all(len(h.partners) == 3 and h.deals.shape == (144, 4, 13) for h in hands)
+    fit = [
+        "fit",
+        str(data),
+        "--out",
+        str(model),
+        "--hidden",
+        "8",
+        "--epochs",
+        "2",
+        "--validate",
+        "1",
+    ]
+    assert fp.main(fit) == 0
+    assert "validation log loss" in capsys.readouterr().out
+    net = fp.Net.load(str(model))
+    assert [w.shape for w in net.weights] == [(252, 8), (8, 1)]
+    p = net.predict(fp.encode(hands[0].deals, hands[0].seat, hands[0].trump, 0))
+    assert p.shape == (144,) and ((p > 0) & (p < 1)).all()
+    assert fp.main(["measure", str(model), str(data), "--blocks", "144"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 + 6 + 2 and lines[-1].startswith("median")
+    today, alone, both = (float(v) for v in lines[1].split()[-3:])
+    # one column fitted by one slope cannot leave more variance than the plain rate's (but
+    # for the error of its mean); the 48 features on 144 deals pay for their fitted slopes
+    assert 0 < alone < 1.05 and 0 < today < 3 and 0 < both < 3
+
+
+def test_fit_refuses_a_validation_set_of_every_hand(tmp_path):
+    fp = _tool()
+    fp.solve(str(tmp_path), SPECS[:1], 16, 1)
+    with pytest.raises(SystemExit, match="leaves no hand to fit on"):
+        fp.main(["fit", str(tmp_path), "--out", str(tmp_path / "x.npz"), "--validate", "1"])

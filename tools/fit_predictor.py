@@ -1,0 +1,422 @@
+"""A Prop and Cop predictor fitted in advance, and what it would save as a control variate.
+
+The advice's control variates (:mod:`solo_analysis.stats.control`) fit their slopes, and a
+cross-fitted logistic model, on the deals of the run itself: 48 features, so a few hundred
+deals pay for the fitting (the factor ``(n - 2) / (n - k - 2)`` alone is 1.24 at 256 deals).
+A predictor fitted beforehand on many hands' solved deals is one column whose mean over the
+advice's auxiliary stream is known like the other features'; this script builds one and
+measures it.  Three steps:
+
+``solve DIR``
+    Solves the Prop and Cop rows (each partner) and the Solo row of the classic rules,
+    double-dummy, on ``--deals`` sampled deals of each hand and keeps them in ``DIR``, one
+    ``.npz`` a hand (resumable: a hand already there is skipped).  The hands are
+    ``bench_advise.random_hands(--hands, --hand-seed)``, or the ``hand:seat:turnup`` given.
+``fit DIR --out FILE``
+    Fits a small neural network (ReLU hidden layers, logistic output, trained with Adam on the
+    log loss, weight decay) on the Prop and Cop rows of ``DIR``: for each deal, who holds each
+    card (the player, the partner, the opponent after the player, the other opponent), the
+    trump suit first and the side suits by the player's holding, each role's length and points
+    a suit, and where the partner and the leader sit.  The last ``--validate`` hands choose
+    the epoch.  Saves the weights (``.npz``).
+``measure FILE DIR``
+    For each hand of ``DIR`` and each Prop and Cop row: the estimator's variance over the
+    plain rate's (as ``tools/measure_controls.py`` does: the means from the advice's own
+    auxiliary stream of 65,536 deals; blocks of each ``--blocks`` size), for the advice's
+    estimator today (48 features and the cross-fitted logistic column), the predictor's
+    column alone, and the 48 features with it.
+
+The figures of ``docs/statistics.md`` ("A predictor fitted in advance", 2026-12-04) come from::
+
+    python tools/fit_predictor.py solve /tmp/fp/train --hands 192 --hand-seed 303 --seed 5
+    python tools/fit_predictor.py solve /tmp/fp/trainb --hands 768 --hand-seed 404 --seed 6
+    python tools/fit_predictor.py solve /tmp/fp/test --test --deals 2048 --seed 11
+    python tools/fit_predictor.py fit /tmp/fp/train /tmp/fp/trainb --out /tmp/fp/prop.npz
+    python tools/fit_predictor.py measure /tmp/fp/prop.npz /tmp/fp/test
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import itertools
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from solo_analysis.cards import PLAY_SEATS
+from solo_analysis.errors import SoloAnalysisError
+from solo_analysis.stats.control import (
+    CV_AUX_DEALS,
+    deal_features,
+)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HCP = np.maximum(np.arange(13) - 8, 0)
+
+
+def _on_path(folder: str) -> None:
+    """Put a folder of the repository on ``sys.path`` (for its scripts), once."""
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+
+
+def _random_specs(n: int, seed: int) -> list[str]:
+    """``bench_advise.random_hands(n, seed)`` as ``hand:seat:turnup`` strings."""
+    _on_path(os.path.join(os.path.dirname(HERE), "benchmarks"))
+    from bench_advise import random_hands
+
+    return [f"{h}:{s}:{t}" for _, h, s, t in random_hands(n, seed)]
+
+
+# ---------------------------------------------------------------- solve
+
+
+def solve(out: str, specs: list[str], deals: int, seed: int) -> None:
+    """Solve each hand's rows on ``deals`` deals into ``out/hand_NNN.npz`` (resumable)."""
+    _on_path(HERE)
+    from measure_controls import solved
+
+    os.makedirs(out, exist_ok=True)
+    for i, spec in enumerate(specs):
+        path = os.path.join(out, f"hand_{i:04d}.npz")
+        if os.path.exists(path):
+            continue
+        t0 = time.perf_counter()
+        labels, made, d, req = solved(spec, deals, seed)
+        trump = -1 if req.turnup_suit is None else req.turnup_suit
+        tmp = path + ".part.npz"
+        np.savez(
+            tmp,
+            labels=np.array(labels),
+            made=made,
+            deals=d.astype(np.int8),
+            seat=req.seat,
+            trump=trump,
+            spec=spec,
+            seed=seed,
+        )
+        os.replace(tmp, path)
+        rates = " ".join(f"{v:.3f}" for v in np.nanmean(made, axis=1))
+        print(f"{i:4d} {spec:32} {time.perf_counter() - t0:5.1f} s  made {rates}", flush=True)
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
+    """The network's inputs for Prop and Cop with ``partner`` (``float32[n, 252]``).
+
+    Roles: 0 the player, 1 the partner, 2 the opponent after the player, 3 the other one.
+    Suits: the trump suit, then the side suits by the player's length and cards, highest first
+    (the player's cards are the same on every deal of a hand).
+    """
+    n = deals.shape[0]
+    d = deals.astype(np.int64)
+    owner = np.empty((n, 52), np.int64)
+    rows = np.repeat(np.arange(n), 13)
+    for q in range(4):
+        owner[rows, d[:, q, :].ravel()] = q
+    role_of = np.empty(4, np.int64)
+    role_of[seat], role_of[partner] = 0, 1
+    k = 2
+    for j in range(1, 4):
+        if (seat + j) % 4 != partner:
+            role_of[(seat + j) % 4] = k
+            k += 1
+    role = role_of[owner].reshape(n, 4, 13)
+    mine = role[0] == 0
+    weight = 1 << np.arange(13)
+
+    def key(s: int) -> tuple[int, int]:
+        return int(mine[s].sum()), int((mine[s] * weight).sum())
+
+    side = sorted((s for s in range(4) if s != trump), key=key, reverse=True)
+    role = role[:, ([trump] if trump >= 0 else []) + side, :]
+    onehot = np.zeros((n, 4, 13, 4), np.float32)
+    np.put_along_axis(onehot, role[..., None], 1.0, axis=3)
+    length = np.stack([(role == r).sum(axis=2) for r in range(4)], axis=1)
+    points = np.stack([((role == r) * HCP).sum(axis=2) for r in range(4)], axis=1)
+    where = np.zeros((n, 8), np.float32)
+    where[:, (partner - seat) % 4 - 1] = 1.0
+    where[:, 4 + (0 - seat) % 4] = 1.0  # the eldest hand (first leader) from the player
+    parts = [onehot.reshape(n, -1), length.reshape(n, -1) / 4.0, points.reshape(n, -1) / 4.0]
+    parts += [points.sum(axis=2) / 10.0, where]
+    return np.concatenate(parts, axis=1).astype(np.float32)
+
+
+@dataclass
+class Rows:
+    """The Prop and Cop rows of one saved hand."""
+
+    spec: str
+    seat: int
+    trump: int
+    deals: np.ndarray
+    partners: list[int]
+    made: list[np.ndarray]
+    seed: int
+
+
+def load(directory: str) -> list[Rows]:
+    """Every hand saved in ``directory`` by ``solve``, its Prop and Cop rows only."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(directory, "hand_*.npz"))):
+        if path.endswith(".part.npz"):
+            continue
+        z = np.load(path)
+        partners, made = [], []
+        for label, y in zip(z["labels"], z["made"], strict=True):
+            if str(label).startswith("prop with "):
+                partners.append(PLAY_SEATS.index(str(label).split()[-1]))
+                made.append(y)
+        out.append(
+            Rows(
+                str(z["spec"]),
+                int(z["seat"]),
+                int(z["trump"]),
+                z["deals"],
+                partners,
+                made,
+                int(z["seed"]),
+            )
+        )
+    if not out:
+        raise SystemExit(f"error: no solved hands in {directory}")
+    return out
+
+
+# ---------------------------------------------------------------- the network
+
+
+@dataclass
+class Net:
+    """ReLU layers, then one logistic output."""
+
+    weights: list[np.ndarray]
+    biases: list[np.ndarray]
+
+    @classmethod
+    def new(cls, sizes: list[int], seed: int) -> Net:
+        rng = np.random.default_rng(seed)
+        w = [
+            rng.normal(0.0, np.sqrt(2.0 / a), (a, b)).astype(np.float32)
+            for a, b in itertools.pairwise(sizes)
+        ]
+        return cls(w, [np.zeros(b, np.float32) for b in sizes[1:]])
+
+    def layers(self, x: np.ndarray) -> list[np.ndarray]:
+        out = [x]
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            h = out[-1] @ w + b
+            out.append(np.maximum(h, 0.0) if i < len(self.weights) - 1 else h)
+        return out
+
+    def predict(self, x: np.ndarray, chunk: int = 65536) -> np.ndarray:
+        parts = [self.layers(x[i : i + chunk])[-1][:, 0] for i in range(0, len(x), chunk)]
+        eta = np.concatenate(parts)
+        return 1.0 / (1.0 + np.exp(-np.clip(eta, -30.0, 30.0)))
+
+    def save(self, path: str) -> None:
+        arrays = {f"w{i}": w for i, w in enumerate(self.weights)}
+        arrays.update({f"b{i}": b for i, b in enumerate(self.biases)})
+        np.savez(path, **arrays)
+
+    @classmethod
+    def load(cls, path: str) -> Net:
+        z = np.load(path)
+        n = sum(1 for k in z.files if k.startswith("w"))
+        return cls([z[f"w{i}"] for i in range(n)], [z[f"b{i}"] for i in range(n)])
+
+
+def log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+
+
+def train(
+    net: Net,
+    x: np.ndarray,
+    y: np.ndarray,
+    xv: np.ndarray,
+    yv: np.ndarray,
+    epochs: int,
+    decay: float,
+    seed: int,
+    rate: float = 1e-3,
+    batch: int = 512,
+) -> float:
+    """Adam on the log loss with weight decay; keeps the epoch best on ``(xv, yv)``."""
+    rng = np.random.default_rng(seed)
+    params = net.weights + net.biases
+    m1 = [np.zeros_like(p) for p in params]
+    m2 = [np.zeros_like(p) for p in params]
+    nl = len(net.weights)
+    best, kept, step = np.inf, net, 0
+    for epoch in range(epochs):
+        order = rng.permutation(len(x))
+        for i in range(0, len(x), batch):
+            j = order[i : i + batch]
+            acts = net.layers(x[j])
+            p = 1.0 / (1.0 + np.exp(-np.clip(acts[-1][:, 0], -30.0, 30.0)))
+            g = ((p - y[j]) / len(j)).astype(np.float32)[:, None]
+            gw: list[np.ndarray] = [np.empty(0)] * nl
+            gb: list[np.ndarray] = [np.empty(0)] * nl
+            for layer in range(nl - 1, -1, -1):
+                gw[layer] = acts[layer].T @ g + decay * net.weights[layer]
+                gb[layer] = g.sum(axis=0)
+                if layer:
+                    g = (g @ net.weights[layer].T) * (acts[layer] > 0)
+            step += 1
+            for k, (p_, g_) in enumerate(zip(params, gw + gb, strict=True)):
+                m1[k] = 0.9 * m1[k] + 0.1 * g_
+                m2[k] = 0.999 * m2[k] + 0.001 * g_ * g_
+                p_ -= rate * (m1[k] / (1 - 0.9**step)) / (np.sqrt(m2[k] / (1 - 0.999**step)) + 1e-8)
+        loss = log_loss(net.predict(xv), yv)
+        print(f"epoch {epoch + 1:3d}  validation log loss {loss:.4f}", flush=True)
+        if loss < best:
+            best = loss
+            kept = Net([w.copy() for w in net.weights], [b.copy() for b in net.biases])
+    net.weights, net.biases = kept.weights, kept.biases
+    return best
+
+
+def _examples(hands: list[Rows]) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for h in hands:
+        for partner, y in zip(h.partners, h.made, strict=True):
+            ok = ~np.isnan(y)
+            xs.append(encode(h.deals[ok], h.seat, h.trump, partner))
+            ys.append(y[ok])
+    return np.concatenate(xs), np.concatenate(ys).astype(np.float32)
+
+
+def fit(
+    dirs: list[str],
+    out: str,
+    hidden: list[int],
+    epochs: int,
+    decay: float,
+    validate: int,
+    seed: int,
+) -> None:
+    hands = [h for d in dirs for h in load(d)]
+    if validate >= len(hands):
+        raise SystemExit(f"error: --validate {validate} leaves no hand to fit on ({len(hands)})")
+    x, y = _examples(hands[: len(hands) - validate])
+    xv, yv = _examples(hands[len(hands) - validate :])
+    print(
+        f"fitting on {len(x):,} rows of {len(hands) - validate} hands, "
+        f"choosing the epoch on {len(xv):,} of {validate}",
+        flush=True,
+    )
+    net = Net.new([x.shape[1], *hidden, 1], seed)
+    best = train(net, x, y, xv, yv, epochs, decay, seed)
+    const = log_loss(np.full(len(yv), y.mean()), yv)
+    print(f"validation log loss {best:.4f} (a constant {const:.4f})")
+    net.save(out)
+
+
+# ---------------------------------------------------------------- measure
+
+
+def _cells(line: list[float]) -> str:
+    """Three ratios a block size: today's estimator, the predictor alone, the 48 with it."""
+    return " ".join(
+        f"{line[i]:6.3f} {line[i + 1]:8.3f} {line[i + 2]:8.3f}" for i in range(0, len(line), 3)
+    )
+
+
+def measure(model: str, directory: str, blocks: list[int]) -> None:
+    from solo_analysis.advice.sampling import _aux_seed
+    from solo_analysis.sampler import DealSampler
+
+    _on_path(HERE)
+    from measure_controls import _controls, variance_ratio
+
+    def ratio(y: np.ndarray, x: np.ndarray, xa: np.ndarray, block: int, logistic: bool) -> float:
+        out = variance_ratio(y, x, _controls(xa, len(xa), logistic), block)
+        return float("nan") if out is None else out
+
+    net = Net.load(model)
+    head = " ".join(f"{f'{b}: today / alone / 48+it':>24}" for b in blocks)
+    print(f"{'hand':32} {'partner':8} {'made':>6} {head}")
+    table = []
+    for h in load(directory):
+        hand, seat_name, turnup = h.spec.split(":")
+        aux = DealSampler(hand, seat=seat_name, turnup=turnup, seed=_aux_seed(h.seed))
+        ad = np.asarray(aux.draw(CV_AUX_DEALS))
+        trump = None if h.trump < 0 else h.trump
+        x48, xa48 = deal_features(h.deals, h.seat, trump), deal_features(ad, h.seat, trump)
+        for partner, y in zip(h.partners, h.made, strict=True):
+            g = net.predict(encode(h.deals, h.seat, h.trump, partner))[:, None]
+            ga = net.predict(encode(ad, h.seat, h.trump, partner))[:, None]
+            line = []
+            for b in blocks:
+                line.append(ratio(y, x48, xa48, b, True))
+                line.append(ratio(y, g, ga, b, False))
+                line.append(ratio(y, np.hstack([x48, g]), np.hstack([xa48, ga]), b, True))
+            table.append(line)
+            cells = _cells(line)
+            print(f"{h.spec:32} {PLAY_SEATS[partner]:8} {np.nanmean(y):6.3f} {cells}", flush=True)
+    arr = np.array(table)
+    for name, f in (("mean", np.nanmean), ("median", np.nanmedian)):
+        v = f(arr, axis=0)
+        print(f"{name:32} {'':8} {'':6} {_cells(list(v))}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="step", required=True)
+    s = sub.add_parser("solve", help="solve hands' rows into DIR (resumable)")
+    s.add_argument("dir")
+    s.add_argument("specs", nargs="*", help="hand:seat:turnup (default: random hands)")
+    s.add_argument("--hands", type=int, default=192, help="random hands (192)")
+    s.add_argument("--hand-seed", type=int, default=303, help="seed of the random hands (303)")
+    s.add_argument("--test", action="store_true", help="the 20 held-out hands")
+    s.add_argument("--deals", type=int, default=256, help="deals a hand (256)")
+    s.add_argument("--seed", type=int, default=5, help="seed of the deals (5)")
+    f = sub.add_parser("fit", help="fit the network on DIRs' Prop and Cop rows")
+    f.add_argument("dirs", nargs="+")
+    f.add_argument("--out", required=True, help="weights file (.npz)")
+    f.add_argument("--hidden", default="64", help="hidden layer sizes, comma-separated (64)")
+    f.add_argument("--epochs", type=int, default=12, help="epochs (12)")
+    f.add_argument("--decay", type=float, default=1e-3, help="weight decay (0.001)")
+    f.add_argument("--validate", type=int, default=24, help="hands held out to pick the epoch (24)")
+    f.add_argument("--seed", type=int, default=1, help="seed of the weights and batches (1)")
+    m = sub.add_parser("measure", help="variance ratios on DIR's hands")
+    m.add_argument("model")
+    m.add_argument("dir")
+    m.add_argument("--blocks", default="256,512,1024", help="block sizes (256,512,1024)")
+    args = ap.parse_args(argv)
+    try:
+        if args.step == "solve":
+            if args.test:
+                _on_path(HERE)
+                from measure_controls import HANDS
+
+                specs = list(HANDS) + _random_specs(16, 11)
+            else:
+                specs = args.specs or _random_specs(args.hands, args.hand_seed)
+            solve(args.dir, specs, args.deals, args.seed)
+        elif args.step == "fit":
+            hidden = [int(v) for v in args.hidden.split(",") if v]
+            fit(args.dirs, args.out, hidden, args.epochs, args.decay, args.validate, args.seed)
+        else:
+            measure(args.model, args.dir, [int(v) for v in args.blocks.split(",")])
+    except (SoloAnalysisError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 141
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
