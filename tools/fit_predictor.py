@@ -303,6 +303,7 @@ def fit(
     validate: int,
     seed: int,
 ) -> None:
+    """Fit a network on the Prop and Cop rows saved in ``dirs`` and save it to ``out``."""
     hands = [h for d in dirs for h in load(d)]
     if validate >= len(hands):
         raise SystemExit(f"error: --validate {validate} leaves no hand to fit on ({len(hands)})")
@@ -331,6 +332,7 @@ def _cells(line: list[float]) -> str:
 
 
 def measure(model: str, directory: str, blocks: list[int]) -> None:
+    """Print the three estimators' variance ratios for each Prop and Cop row of ``directory``."""
     from solo_analysis.advice.sampling import _aux_seed
     from solo_analysis.sampler import DealSampler
 
