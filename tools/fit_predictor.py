@@ -49,10 +49,7 @@ import numpy as np
 
 from solo_analysis.cards import PLAY_SEATS
 from solo_analysis.errors import SoloAnalysisError
-from solo_analysis.stats.control import (
-    CV_AUX_DEALS,
-    deal_features,
-)
+from solo_analysis.stats.control import CV_AUX_DEALS, Controls, deal_features, sigmoid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HCP = np.maximum(np.arange(13) - 8, 0)
@@ -217,8 +214,7 @@ class Net:
 
     def predict(self, x: np.ndarray, chunk: int = 65536) -> np.ndarray:
         parts = [self.layers(x[i : i + chunk])[-1][:, 0] for i in range(0, len(x), chunk)]
-        eta = np.concatenate(parts)
-        return 1.0 / (1.0 + np.exp(-np.clip(eta, -30.0, 30.0)))
+        return sigmoid(np.concatenate(parts))
 
     def save(self, path: str) -> None:
         arrays = {f"w{i}": w for i, w in enumerate(self.weights)}
@@ -261,7 +257,7 @@ def train(
         for i in range(0, len(x), batch):
             j = order[i : i + batch]
             acts = net.layers(x[j])
-            p = 1.0 / (1.0 + np.exp(-np.clip(acts[-1][:, 0], -30.0, 30.0)))
+            p = sigmoid(acts[-1][:, 0])
             g = ((p - y[j]) / len(j)).astype(np.float32)[:, None]
             gw: list[np.ndarray] = [np.empty(0)] * nl
             gb: list[np.ndarray] = [np.empty(0)] * nl
@@ -339,8 +335,8 @@ def measure(model: str, directory: str, blocks: list[int]) -> None:
     _on_path(HERE)
     from measure_controls import _controls, variance_ratio
 
-    def ratio(y: np.ndarray, x: np.ndarray, xa: np.ndarray, block: int, logistic: bool) -> float:
-        out = variance_ratio(y, x, _controls(xa, len(xa), logistic), block)
+    def ratio(y: np.ndarray, x: np.ndarray, stream: Controls, block: int) -> float:
+        out = variance_ratio(y, x, stream, block)
         return float("nan") if out is None else out
 
     net = Net.load(model)
@@ -353,14 +349,17 @@ def measure(model: str, directory: str, blocks: list[int]) -> None:
         ad = np.asarray(aux.draw(CV_AUX_DEALS))
         trump = None if h.trump < 0 else h.trump
         x48, xa48 = deal_features(h.deals, h.seat, trump), deal_features(ad, h.seat, trump)
+        today = _controls(xa48, len(ad))
         for partner, y in zip(h.partners, h.made, strict=True):
             g = net.predict(encode(h.deals, h.seat, h.trump, partner))[:, None]
             ga = net.predict(encode(ad, h.seat, h.trump, partner))[:, None]
+            alone = _controls(ga, len(ad), logistic=False)
+            x_both, both = np.hstack([x48, g]), _controls(np.hstack([xa48, ga]), len(ad))
             line = []
             for b in blocks:
-                line.append(ratio(y, x48, xa48, b, True))
-                line.append(ratio(y, g, ga, b, False))
-                line.append(ratio(y, np.hstack([x48, g]), np.hstack([xa48, ga]), b, True))
+                line.append(ratio(y, x48, today, b))
+                line.append(ratio(y, g, alone, b))
+                line.append(ratio(y, x_both, both, b))
             table.append(line)
             cells = _cells(line)
             print(f"{h.spec:32} {PLAY_SEATS[partner]:8} {np.nanmean(y):6.3f} {cells}", flush=True)
