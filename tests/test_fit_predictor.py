@@ -11,25 +11,6 @@ def _tool():
     return load_script(ROOT / "tools" / "fit_predictor.py")
 
 
-def test_inputs_name_each_card_s_holder_by_role():
-    fp = _tool()
-    from solo_analysis.sampler import DealSampler
-
-    deals = np.asarray(DealSampler("AKJ94.K83.Q72.65", seat="second", turnup="7S", seed=4).draw(8))
-    x = fp.encode(deals, seat=1, trump=0, partner=3)
-    assert x.shape == (8, 252) and x.dtype == np.float32
-    onehot = x[:, :208].reshape(8, 4, 13, 4)
-    assert (onehot.sum(axis=3) == 1).all()  # every card has one holder
-    assert (onehot[..., 0].sum(axis=(1, 2)) == 13).all()  # the player's 13
-    assert (onehot[..., 0] == onehot[0, ..., 0]).all()  # the same on every deal
-    # the trump suit (spades) first: the player's A K J 9 4 of it
-    assert np.flatnonzero(onehot[0, 0, :, 0]).tolist() == [2, 7, 9, 11, 12]
-    # the partner (the dealer) holds the turn-up 7S and sits across the table
-    assert (onehot[:, 0, 5, 1] == 1).all()
-    where = x[:, -8:]
-    assert (where[:, :3] == [0, 1, 0]).all() and (where[:, 4:] == [0, 0, 0, 1]).all()
-
-
 def test_solve_fit_and_measure(tmp_path, capsys):
     fp = _tool()
     data, model = tmp_path / "data", tmp_path / "net.npz"
@@ -77,3 +58,22 @@ def test_fit_refuses_a_validation_set_of_every_hand(tmp_path):
     fp.solve(str(tmp_path), SPECS[:1], 16, 1)
     with pytest.raises(SystemExit, match="leaves no hand to fit on"):
         fp.main(["fit", str(tmp_path), "--out", str(tmp_path / "x.npz"), "--validate", "1"])
+
+
+def test_solo_rows_and_solo_plausible_hands(tmp_path):
+    fp = _tool()
+    from solo_analysis.cards import parse_card
+    from solo_analysis.hand import parse_hand
+
+    specs = fp._random_specs(6, 5, solo_score=16)
+    assert len(specs) == 6
+    for spec in specs:
+        hand, _, turnup = spec.split(":")
+        cards = np.array(list(parse_hand(hand)))
+        trumps = int((cards // 13 == parse_card(turnup) // 13).sum())
+        assert int(fp.HCP[cards % 13].sum()) + 3 * (trumps - 4) >= 16
+    fp.solve(str(tmp_path), SPECS[:1], 32, 1, contracts=("solo",))
+    (solo,) = fp.load(str(tmp_path), "solo")
+    assert solo.partners == [3] and solo.made[0].shape == (32,)  # second's across: dealer
+    with pytest.raises(SystemExit, match="no solved hands with prop rows"):
+        fp.load(str(tmp_path), "prop")

@@ -1,38 +1,55 @@
-"""A Prop and Cop predictor fitted in advance, and what it would save as a control variate.
+"""The predictors fitted in advance (Prop and Cop; Solo): their data, fit and measure.
 
 The advice's control variates (:mod:`solo_analysis.stats.control`) fit their slopes, and a
 cross-fitted logistic model, on the deals of the run itself: 48 features, so a few hundred
 deals pay for the fitting (the factor ``(n - 2) / (n - k - 2)`` alone is 1.24 at 256 deals).
 A predictor fitted beforehand on many hands' solved deals is one column whose mean over the
-advice's auxiliary stream is known like the other features'; this script builds one and
-measures it.  Three steps:
+advice's auxiliary stream is known like the other features'
+(:mod:`solo_analysis.stats.predictor`); this script builds the package's and measures them.
+Its steps, each a subcommand:
 
 ``solve DIR``
-    Solves the Prop and Cop rows (each partner) and the Solo row of the classic rules,
-    double-dummy, on ``--deals`` sampled deals of each hand and keeps them in ``DIR``, one
-    ``.npz`` a hand (resumable: a hand already there is skipped).  The hands are
-    ``bench_advise.random_hands(--hands, --hand-seed)``, or the ``hand:seat:turnup`` given.
-``fit DIR --out FILE``
+    Solves the Prop and Cop rows (each partner) and the Solo row of the classic rules
+    (``--contracts``), double-dummy, on ``--deals`` sampled deals of each hand and keeps them
+    in ``DIR``, one ``.npz`` a hand (resumable: a hand already there is skipped).  The hands
+    are ``bench_advise.random_hands(--hands, --hand-seed)`` (with ``--solo-score``, only those
+    that might make Solo), or the ``hand:seat:turnup`` given, or ``--test``'s 20.
+``fit DIR... --out FILE``
     Fits a small neural network (ReLU hidden layers, logistic output, trained with Adam on the
-    log loss, weight decay) on the Prop and Cop rows of ``DIR``: for each deal, who holds each
-    card (the player, the partner, the opponent after the player, the other opponent), the
-    trump suit first and the side suits by the player's holding, each role's length and points
-    a suit, and where the partner and the leader sit.  The last ``--validate`` hands choose
-    the epoch.  Saves the weights (``.npz``).
+    log loss, weight decay) on the rows of ``--kind`` (prop or solo) of ``DIR``, on the inputs
+    of :func:`~solo_analysis.stats.predictor.encode`.  The last ``--validate`` hands choose
+    the epoch.  Saves the weights (``.npz``; the package reads one hidden layer).
 ``measure FILE DIR``
-    For each hand of ``DIR`` and each Prop and Cop row: the estimator's variance over the
+    For each hand of ``DIR`` and each row of ``--kind``: the estimator's variance over the
     plain rate's (as ``tools/measure_controls.py`` does: the means from the advice's own
-    auxiliary stream of 65,536 deals; blocks of each ``--blocks`` size), for the advice's
-    estimator today (48 features and the cross-fitted logistic column), the predictor's
+    auxiliary stream of 65,536 deals; blocks of each ``--blocks`` size), for the estimator
+    without a predictor (48 features and the cross-fitted logistic column), the predictor's
     column alone, and the 48 features with it.
+``cover FILE DIR``
+    Each hand's deals taken as the population: how often the advice's intervals (its rule
+    for the predictor's column) hold the rate on subsets of ``--subsets`` deals.
 
-The figures of ``docs/statistics.md`` ("A predictor fitted in advance", 2026-12-04) come from::
+The package's predictors and the figures of ``docs/statistics.md`` ("Predictors fitted in
+advance", 2026-12-04) come from::
 
     python tools/fit_predictor.py solve /tmp/fp/train --hands 192 --hand-seed 303 --seed 5
     python tools/fit_predictor.py solve /tmp/fp/trainb --hands 768 --hand-seed 404 --seed 6
     python tools/fit_predictor.py solve /tmp/fp/test --test --deals 2048 --seed 11
-    python tools/fit_predictor.py fit /tmp/fp/train /tmp/fp/trainb --out /tmp/fp/prop.npz
-    python tools/fit_predictor.py measure /tmp/fp/prop.npz /tmp/fp/test
+    python tools/fit_predictor.py fit /tmp/fp/train /tmp/fp/trainb --epochs 24 \
+        --out solo_analysis/stats/prop_predictor.npz
+    python tools/fit_predictor.py measure solo_analysis/stats/prop_predictor.npz /tmp/fp/test
+    python tools/fit_predictor.py cover solo_analysis/stats/prop_predictor.npz /tmp/fp/test \
+        --reps 400
+    python tools/fit_predictor.py solve /tmp/fp/solo --hands 800 --hand-seed 606 --seed 8 \
+        --contracts solo --solo-score 15
+    python tools/fit_predictor.py solve /tmp/fp/solotest --hands 20 --hand-seed 707 --seed 12 \
+        --deals 2048 --contracts solo --solo-score 15
+    python tools/fit_predictor.py fit /tmp/fp/solo --kind solo --epochs 24 \
+        --out solo_analysis/stats/solo_predictor.npz
+    python tools/fit_predictor.py measure solo_analysis/stats/solo_predictor.npz \
+        /tmp/fp/solotest --kind solo
+    python tools/fit_predictor.py cover solo_analysis/stats/solo_predictor.npz /tmp/fp/solotest \
+        --kind solo --reps 400 --subsets 1024
 """
 
 from __future__ import annotations
@@ -50,6 +67,7 @@ import numpy as np
 from solo_analysis.cards import PLAY_SEATS
 from solo_analysis.errors import SoloAnalysisError
 from solo_analysis.stats.control import CV_AUX_DEALS, Controls, deal_features, sigmoid
+from solo_analysis.stats.predictor import PREDICTORS, Predictor, encode, solo_partner
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HCP = np.maximum(np.arange(13) - 8, 0)
@@ -61,18 +79,38 @@ def _on_path(folder: str) -> None:
         sys.path.insert(0, folder)
 
 
-def _random_specs(n: int, seed: int) -> list[str]:
-    """``bench_advise.random_hands(n, seed)`` as ``hand:seat:turnup`` strings."""
+def _random_specs(n: int, seed: int, solo_score: int | None = None) -> list[str]:
+    """``bench_advise.random_hands(n, seed)`` as ``hand:seat:turnup`` strings.
+
+    With ``solo_score``: the first ``n`` of the random hands whose high-card points plus three
+    for each trump (the turn-up's suit) more than four, minus three for each fewer, reach it:
+    hands that may make Solo.
+    """
     _on_path(os.path.join(os.path.dirname(HERE), "benchmarks"))
     from bench_advise import random_hands
 
-    return [f"{h}:{s}:{t}" for _, h, s, t in random_hands(n, seed)]
+    from solo_analysis.cards import parse_card
+    from solo_analysis.hand import parse_hand
+
+    if solo_score is None:
+        return [f"{h}:{s}:{t}" for _, h, s, t in random_hands(n, seed)]
+    out = []
+    for _, h, s, t in random_hands(40 * n, seed):
+        cards = np.array(list(parse_hand(h)))
+        trumps = int((cards // 13 == parse_card(t) // 13).sum())
+        if int(HCP[cards % 13].sum()) + 3 * (trumps - 4) >= solo_score:
+            out.append(f"{h}:{s}:{t}")
+            if len(out) == n:
+                break
+    return out
 
 
 # ---------------------------------------------------------------- solve
 
 
-def solve(out: str, specs: list[str], deals: int, seed: int) -> None:
+def solve(
+    out: str, specs: list[str], deals: int, seed: int, contracts: tuple[str, ...] = ("prop", "solo")
+) -> None:
     """Solve each hand's rows on ``deals`` deals into ``out/hand_NNN.npz`` (resumable)."""
     _on_path(HERE)
     from measure_controls import solved
@@ -83,7 +121,7 @@ def solve(out: str, specs: list[str], deals: int, seed: int) -> None:
         if os.path.exists(path):
             continue
         t0 = time.perf_counter()
-        labels, made, d, req = solved(spec, deals, seed)
+        labels, made, d, req = solved(spec, deals, seed, contracts)
         trump = -1 if req.turnup_suit is None else req.turnup_suit
         tmp = path + ".part.npz"
         np.savez(
@@ -101,53 +139,16 @@ def solve(out: str, specs: list[str], deals: int, seed: int) -> None:
         print(f"{i:4d} {spec:32} {time.perf_counter() - t0:5.1f} s  made {rates}", flush=True)
 
 
-# ---------------------------------------------------------------- inputs
-
-
-def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
-    """The network's inputs for Prop and Cop with ``partner`` (``float32[n, 252]``).
-
-    Roles: 0 the player, 1 the partner, 2 the opponent after the player, 3 the other one.
-    Suits: the trump suit, then the side suits by the player's length and cards, highest first
-    (the player's cards are the same on every deal of a hand).
-    """
-    n = deals.shape[0]
-    d = deals.astype(np.int64)
-    owner = np.empty((n, 52), np.int64)
-    rows = np.repeat(np.arange(n), 13)
-    for q in range(4):
-        owner[rows, d[:, q, :].ravel()] = q
-    role_of = np.empty(4, np.int64)
-    role_of[seat], role_of[partner] = 0, 1
-    k = 2
-    for j in range(1, 4):
-        if (seat + j) % 4 != partner:
-            role_of[(seat + j) % 4] = k
-            k += 1
-    role = role_of[owner].reshape(n, 4, 13)
-    mine = role[0] == 0
-    weight = 1 << np.arange(13)
-
-    def key(s: int) -> tuple[int, int]:
-        return int(mine[s].sum()), int((mine[s] * weight).sum())
-
-    side = sorted((s for s in range(4) if s != trump), key=key, reverse=True)
-    role = role[:, ([trump] if trump >= 0 else []) + side, :]
-    onehot = np.zeros((n, 4, 13, 4), np.float32)
-    np.put_along_axis(onehot, role[..., None], 1.0, axis=3)
-    length = np.stack([(role == r).sum(axis=2) for r in range(4)], axis=1)
-    points = np.stack([((role == r) * HCP).sum(axis=2) for r in range(4)], axis=1)
-    where = np.zeros((n, 8), np.float32)
-    where[:, (partner - seat) % 4 - 1] = 1.0
-    where[:, 4 + (0 - seat) % 4] = 1.0  # the eldest hand (first leader) from the player
-    parts = [onehot.reshape(n, -1), length.reshape(n, -1) / 4.0, points.reshape(n, -1) / 4.0]
-    parts += [points.sum(axis=2) / 10.0, where]
-    return np.concatenate(parts, axis=1).astype(np.float32)
+# ---------------------------------------------------------------- saved hands
 
 
 @dataclass
 class Rows:
-    """The Prop and Cop rows of one saved hand."""
+    """The rows of one kind (Prop and Cop, or Solo) of one saved hand.
+
+    ``partners``: the partner of each row, for Solo the seat whose role the predictor gives
+    the partner's (:func:`~solo_analysis.stats.predictor.solo_partner`).
+    """
 
     spec: str
     seat: int
@@ -158,8 +159,8 @@ class Rows:
     seed: int
 
 
-def load(directory: str) -> list[Rows]:
-    """Every hand saved in ``directory`` by ``solve``, its Prop and Cop rows only."""
+def load(directory: str, kind: str = "prop") -> list[Rows]:
+    """Every hand saved in ``directory`` by ``solve`` with rows of ``kind`` (prop or solo)."""
     out = []
     for path in sorted(glob.glob(os.path.join(directory, "hand_*.npz"))):
         if path.endswith(".part.npz"):
@@ -167,9 +168,14 @@ def load(directory: str) -> list[Rows]:
         z = np.load(path)
         partners, made = [], []
         for label, y in zip(z["labels"], z["made"], strict=True):
-            if str(label).startswith("prop with "):
+            if kind == "prop" and str(label).startswith("prop with "):
                 partners.append(PLAY_SEATS.index(str(label).split()[-1]))
                 made.append(y)
+            elif kind == "solo" and str(label) == "solo":
+                partners.append(solo_partner(int(z["seat"])))
+                made.append(y)
+        if not made:
+            continue
         out.append(
             Rows(
                 str(z["spec"]),
@@ -182,7 +188,7 @@ def load(directory: str) -> list[Rows]:
             )
         )
     if not out:
-        raise SystemExit(f"error: no solved hands in {directory}")
+        raise SystemExit(f"error: no solved hands with {kind} rows in {directory}")
     return out
 
 
@@ -298,9 +304,10 @@ def fit(
     decay: float,
     validate: int,
     seed: int,
+    kind: str = "prop",
 ) -> None:
-    """Fit a network on the Prop and Cop rows saved in ``dirs`` and save it to ``out``."""
-    hands = [h for d in dirs for h in load(d)]
+    """Fit a network on the rows of ``kind`` saved in ``dirs`` and save it to ``out``."""
+    hands = [h for d in dirs for h in load(d, kind)]
     if validate >= len(hands):
         raise SystemExit(f"error: --validate {validate} leaves no hand to fit on ({len(hands)})")
     x, y = _examples(hands[: len(hands) - validate])
@@ -327,7 +334,7 @@ def _cells(line: list[float]) -> str:
     )
 
 
-def measure(model: str, directory: str, blocks: list[int]) -> None:
+def measure(model: str, directory: str, blocks: list[int], kind: str = "prop") -> None:
     """Print the three estimators' variance ratios for each Prop and Cop row of ``directory``."""
     from solo_analysis.advice.sampling import _aux_seed
     from solo_analysis.sampler import DealSampler
@@ -343,7 +350,7 @@ def measure(model: str, directory: str, blocks: list[int]) -> None:
     head = " ".join(f"{f'{b}: today / alone / 48+it':>24}" for b in blocks)
     print(f"{'hand':32} {'partner':8} {'made':>6} {head}")
     table = []
-    for h in load(directory):
+    for h in load(directory, kind):
         hand, seat_name, turnup = h.spec.split(":")
         aux = DealSampler(hand, seat=seat_name, turnup=turnup, seed=_aux_seed(h.seed))
         ad = np.asarray(aux.draw(CV_AUX_DEALS))
@@ -369,6 +376,64 @@ def measure(model: str, directory: str, blocks: list[int]) -> None:
         print(f"{name:32} {'':8} {'':6} {_cells(list(v))}")
 
 
+def cover(
+    model: str, directory: str, subsets: list[int], reps: int, seed: int, kind: str = "prop"
+) -> None:
+    """Print how often the advice's intervals cover each row's rate on its hand's deals.
+
+    Each hand's solved deals are the population (their rate the truth; the features' and the
+    predictor's means over them exact); ``reps`` subsets of each size are drawn without
+    replacement and estimated as the advice does with double-dummy play (:meth:`Controls.view`:
+    the predictor's column alone below its kind's threshold, ``PREDICTORS``, the 48 features
+    with it from there).
+    """
+    from solo_analysis.stats.control import rate_interval
+
+    _on_path(HERE)
+    from measure_controls import _controls
+
+    net = Predictor.load(model)
+    print(
+        f"{'hand':32} {'partner':8} {'made':>6} "
+        + " ".join(f"{f'{b}: sd err / cover':>22}" for b in subsets)
+    )
+    hits_all = {b: [] for b in subsets}
+    for h in load(directory, kind):
+        trump = None if h.trump < 0 else h.trump
+        x48 = deal_features(h.deals, h.seat, trump)
+        for partner, y in zip(h.partners, h.made, strict=True):
+            ok = ~np.isnan(y)
+            yv, xv = y[ok], x48[ok]
+            truth = float(yv.mean())
+            if min(yv.sum(), yv.size - yv.sum()) < 4 * 10:
+                continue
+            population = _controls(xv, None)
+            g = net.predict(h.deals[ok], h.seat, h.trump, partner)
+            population.pred_aux["g"] = g
+            population.alone_below["g"] = PREDICTORS[kind][2]
+            rng = np.random.default_rng(seed + partner)
+            cells = []
+            for b in subsets:
+                errs, hits = [], 0
+                for _ in range(reps):
+                    pick = rng.choice(yv.size, b, replace=False)
+                    population.cache.clear()
+                    population.x, population.pred["g"] = xv[pick], g[pick]
+                    x, use = population.view(("g",), b)
+                    p, lo, hi, _ = rate_interval(yv[pick], x, use)
+                    errs.append(p - truth)
+                    hits += lo <= truth <= hi
+                hits_all[b].append(hits / reps)
+                cells.append(f"{np.std(errs):10.4f} {hits / reps:10.1%}")
+            print(
+                f"{h.spec:32} {PLAY_SEATS[partner]:8} {truth:6.3f} " + " ".join(cells), flush=True
+            )
+    print(
+        f"{'mean cover':32} {'':8} {'':6} "
+        + " ".join(f"{'':10} {np.mean(hits_all[b]):10.1%}" for b in subsets)
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="step", required=True)
@@ -380,8 +445,17 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--test", action="store_true", help="the 20 held-out hands")
     s.add_argument("--deals", type=int, default=256, help="deals a hand (256)")
     s.add_argument("--seed", type=int, default=5, help="seed of the deals (5)")
-    f = sub.add_parser("fit", help="fit the network on DIRs' Prop and Cop rows")
+    s.add_argument("--contracts", default="prop,solo", help="contracts solved (prop,solo)")
+    s.add_argument(
+        "--solo-score",
+        type=int,
+        help="only random hands whose points plus 3 a trump more (minus 3 a trump fewer) than "
+        "four reach this",
+    )
+    kinds = ("prop", "solo")
+    f = sub.add_parser("fit", help="fit the network on DIRs' Prop and Cop (or Solo) rows")
     f.add_argument("dirs", nargs="+")
+    f.add_argument("--kind", choices=kinds, default="prop", help="the rows (prop)")
     f.add_argument("--out", required=True, help="weights file (.npz)")
     f.add_argument("--hidden", default="64", help="hidden layer sizes, comma-separated (64)")
     f.add_argument("--epochs", type=int, default=12, help="epochs (12)")
@@ -392,6 +466,14 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("model")
     m.add_argument("dir")
     m.add_argument("--blocks", default="256,512,1024", help="block sizes (256,512,1024)")
+    m.add_argument("--kind", choices=kinds, default="prop", help="the rows (prop)")
+    c = sub.add_parser("cover", help="coverage of the advice's intervals on DIR's hands")
+    c.add_argument("model")
+    c.add_argument("dir")
+    c.add_argument("--subsets", default="256", help="deals a subset (256)")
+    c.add_argument("--reps", type=int, default=200, help="subsets of each size (200)")
+    c.add_argument("--seed", type=int, default=1, help="seed of the subsets (1)")
+    c.add_argument("--kind", choices=kinds, default="prop", help="the rows (prop)")
     args = ap.parse_args(argv)
     try:
         if args.step == "solve":
@@ -401,13 +483,26 @@ def main(argv: list[str] | None = None) -> int:
 
                 specs = list(HANDS) + _random_specs(16, 11)
             else:
-                specs = args.specs or _random_specs(args.hands, args.hand_seed)
-            solve(args.dir, specs, args.deals, args.seed)
+                specs = args.specs or _random_specs(args.hands, args.hand_seed, args.solo_score)
+            contracts = tuple(c for c in args.contracts.split(",") if c)
+            solve(args.dir, specs, args.deals, args.seed, contracts)
         elif args.step == "fit":
             hidden = [int(v) for v in args.hidden.split(",") if v]
-            fit(args.dirs, args.out, hidden, args.epochs, args.decay, args.validate, args.seed)
+            fit(
+                args.dirs,
+                args.out,
+                hidden,
+                args.epochs,
+                args.decay,
+                args.validate,
+                args.seed,
+                args.kind,
+            )
+        elif args.step == "cover":
+            subsets = [int(v) for v in args.subsets.split(",")]
+            cover(args.model, args.dir, subsets, args.reps, args.seed, args.kind)
         else:
-            measure(args.model, args.dir, [int(v) for v in args.blocks.split(",")])
+            measure(args.model, args.dir, [int(v) for v in args.blocks.split(",")], args.kind)
     except (SoloAnalysisError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -99,7 +99,9 @@ def variance_ratio(y: np.ndarray, x: np.ndarray, stream: Controls, block: int) -
     return float(np.mean(ratios)) if ratios else None
 
 
-def solved(spec: str, deals: int, seed: int) -> tuple[list[str], np.ndarray, np.ndarray, Request]:
+def solved(
+    spec: str, deals: int, seed: int, contracts: tuple[str, ...] = ("prop", "solo")
+) -> tuple[list[str], np.ndarray, np.ndarray, Request]:
     """Row labels, ``made`` (rows x deals, NaN where unsolved), the deals and the request."""
     hand, seat, turnup = spec.split(":")
     req = Request.build(
@@ -116,7 +118,7 @@ def solved(spec: str, deals: int, seed: int) -> tuple[list[str], np.ndarray, np.
         play_model="double-dummy",
         play_options=None,
         exact=None,
-        contracts=["prop", "solo"],
+        contracts=list(contracts),
         max_question_positions=DEFAULT_MAX_QUESTION_POSITIONS,
         control_variates=True,
         max_seconds=None,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +35,7 @@ import numpy as np
 from ..play.questions import Row, solve_rows
 from ..sampler import DealSampler
 from ..stats.control import CV_AUX_DEALS, N_FEATURES, Controls, deal_features, rate_bounds
+from ..stats.predictor import PREDICTORS, Folded, default_predictor, solo_partner
 from .request import Request
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "Sampling",
     "all_results",
     "bid_rows",
+    "predictor_keys",
     "row_results",
     "still_open",
 ]
@@ -136,14 +138,46 @@ def bid_rows(rows: list[Row]) -> list[int]:
     ]
 
 
-def _halfwidths(made: np.ndarray, controls: Controls | None) -> tuple[float, float]:
+#: a predictor column: (kind, trump, partner), the kind a key of
+#: :data:`~solo_analysis.stats.predictor.PREDICTORS`
+Column = tuple[str, int, int]
+
+
+def predictor_keys(rows: list[Row], i: int) -> tuple[Column, ...]:
+    """The predictor columns that correct row ``i``'s estimates.
+
+    A fixed Prop and Cop or Solo row in a trump suit has its own; Prop and Cop's ``any`` row
+    the columns of its partners' rows (their average predicts the share of partners with whom
+    it makes); any other row none (the features alone,
+    :meth:`~solo_analysis.stats.control.Controls.view`).
+    """
+    row = rows[i]
+    if row.choice == "fixed":
+        c = row.contract
+        if c.misere or not 0 <= row.trump < 4:
+            return ()
+        if c.partnership and row.partner is not None:
+            return (("prop", row.trump, row.partner),)
+        if c.name == "solo" and len(row.declarers) == 1:
+            return (("solo", row.trump, solo_partner(row.declarers[0])),)
+        return ()
+    if row.choice == "any":
+        keys = [predictor_keys(rows, j) for j in row.sources]
+        if all(keys):
+            return tuple(k for part in keys for k in part)
+    return ()
+
+
+def _halfwidths(
+    made: np.ndarray, controls: Controls | None, keys: tuple[Column, ...] = ()
+) -> tuple[float, float]:
     """Half-widths of the ``p_make`` interval of a row whose per-deal results are ``made``.
 
-    Returns the half-width as reported (unresolved deals included) and the one from sampling
-    alone.
+    ``keys`` are the row's predictor columns (:func:`predictor_keys`).  Returns the half-width
+    as reported (unresolved deals included) and the one from sampling alone.
     """
-    x = None if controls is None else controls.x[: made.size]
-    _, lo, hi, _, sampling = rate_bounds(made, x, controls)
+    x, use = (None, None) if controls is None else controls.view(keys, made.size)
+    _, lo, hi, _, sampling = rate_bounds(made, x, use)
     return (hi - lo) / 2, sampling
 
 
@@ -177,7 +211,7 @@ def still_open(
     wide: dict[str, float] = {}
     within = True
     for i, made in watched.items():
-        reported, sampling = _halfwidths(made, controls)
+        reported, sampling = _halfwidths(made, controls, predictor_keys(rows, i))
         within = within and reported <= tolerance
         if sampling > tolerance:
             name = rows[i].contract.name
@@ -256,6 +290,9 @@ class Sampling:
             seed=request.seed,
             constraints=request.constraints,
         )
+        #: the predictor columns the rows use (:func:`predictor_keys`), computed on every deal
+        self.predicted = sorted({k for i in range(len(rows)) for k in predictor_keys(rows, i)})
+        self._folded: dict[Hashable, Folded] = {}
         self.controls: Controls | None = None
         if request.control_variates:
             self.controls = Controls(
@@ -264,6 +301,8 @@ class Sampling:
                 cov=np.eye(N_FEATURES),
                 n_aux=0,
             )
+            if self._as_fitted():
+                self.controls.alone_below = {k: PREDICTORS[k[0]][2] for k in self.predicted}
         self.unresolved = 0
         #: the cap that stopped the last batch before its end (see :meth:`solve`)
         self.cut_by: str | None = None
@@ -304,7 +343,10 @@ class Sampling:
             seed=_aux_seed(req.seed),
             constraints=req.constraints,
         )
-        xa = deal_features(aux.draw(size), req.seat, req.turnup_suit)
+        deals = aux.draw(size)
+        controls.pred_aux = self._predict(deals)
+        controls.views.clear()
+        xa = deal_features(deals, req.seat, req.turnup_suit)
         controls.mean, controls.cov, controls.n_aux = (
             xa.mean(axis=0),
             np.cov(xa, rowvar=False),
@@ -316,6 +358,31 @@ class Sampling:
         xa -= controls.mean
         xa /= controls.scale
         controls.za = xa.astype(np.float32)
+
+    def _as_fitted(self) -> bool:
+        """Whether the predictor's rows ask what it was fitted on (alone on few deals if so).
+
+        Each was fitted on double-dummy play and its contract's usual target.
+        """
+        if self.request.model.name != "double-dummy":
+            return False
+        rows = self.rows
+        return all(
+            row.contract.target == PREDICTORS[keys[0][0]][1]
+            for row, keys in ((row, predictor_keys(rows, i)) for i, row in enumerate(rows))
+            if row.choice == "fixed" and keys
+        )
+
+    def _predict(self, deals: np.ndarray) -> dict[Hashable, np.ndarray]:
+        """The predictor's columns on ``deals``, by key (:attr:`predicted`)."""
+        if not self.predicted:
+            return {}
+        if not self._folded:
+            hand = np.asarray(self.request.hand.to_array(), dtype=np.int64)
+            for kind, t, p in self.predicted:
+                fold = default_predictor(kind).fold(hand, self.request.seat, t, p)
+                self._folded[(kind, t, p)] = fold
+        return {key: fold(deals) for key, fold in self._folded.items()}
 
     def solve(
         self,
@@ -398,6 +465,8 @@ class Sampling:
             if controls is not None:
                 features = deal_features(deals, req.seat, req.turnup_suit)
                 controls.x = np.concatenate([controls.x, features])
+                for key, g in self._predict(deals).items():
+                    controls.pred[key] = np.concatenate([controls.pred.get(key, g[:0]), g])
                 if controls.n_aux == 0:
                     self._estimate_means(controls)
             turnups = np.full(deals.shape[0], -1 if req.turnup is None else req.turnup)
@@ -410,6 +479,8 @@ class Sampling:
                 del row.tricks[tricks:]
             if controls is not None:
                 controls.x = controls.x[:x_rows]
+                for column, g in controls.pred.items():
+                    controls.pred[column] = g[:x_rows]
                 if not means:
                     controls.n_aux = 0
             self.model.positions = positions

@@ -19,7 +19,7 @@ from ..play.questions import Row
 from ..rules import Contract, RuleSet
 from ..stats.control import Controls, mean_bounds, mean_se, rate_bounds
 from ..stats.intervals import Z95, alike_interval, widen
-from .sampling import all_results, bid_rows
+from .sampling import all_results, bid_rows, predictor_keys
 
 __all__ = ["recommend", "summarise"]
 
@@ -50,6 +50,7 @@ def summarise(
     arrays, chosen = all_results(rows)
     for i, k in chosen.items():
         rows[i].trump = rows[k].trump
+    keys = [predictor_keys(rows, i) for i in range(len(rows))]
 
     records = []
     dist_records = []
@@ -57,8 +58,8 @@ def summarise(
         made, payoff, tricks = arrays[i]
         known = ~np.isnan(made)
         unresolved = int(made.size - known.sum())
-        x_all = None if controls is None else controls.x[: made.size]
-        pm, lo, hi, corrected, _ = rate_bounds(made, x_all, controls)
+        x_all, use = (None, None) if controls is None else controls.view(keys[i], made.size)
+        pm, lo, hi, corrected, _ = rate_bounds(made, x_all, use)
         x = None if x_all is None else x_all[known]
         made, payoff, tricks = made[known], payoff[known], tricks[known]
         n = made.size
@@ -72,8 +73,9 @@ def summarise(
             ev_low, ev_high = lose + (win - lose) * lo, lose + (win - lose) * hi
         else:
             worst, best = float(row.values.min()), float(row.values.max())
-            use = controls if corrected else None
-            ev, ev_low, ev_high, _ = mean_bounds(payoff, x if corrected else None, use, worst, best)
+            ev, ev_low, ev_high, _ = mean_bounds(
+                payoff, x if corrected else None, use if corrected else None, worst, best
+            )
             ev_low, ev_high = widen(ev_low, ev_high, n, unresolved, worst, best)
         partner = None if row.partner is None else play_seat_str(row.partner)
         if row.choice == "any":

@@ -3,7 +3,8 @@
 :mod:`~solo_analysis.stats.intervals` holds the Wilson interval (of a share, and of a bounded
 mean on few deals) and the widening for deals the solver could not settle;
 :mod:`~solo_analysis.stats.control` the control-variate estimates that the advice uses to reach
-a tolerance with fewer deals.
+a tolerance with fewer deals, and :mod:`~solo_analysis.stats.predictor` the networks fitted in
+advance that predict Prop and Cop's and Solo's results, one more control variate each.
 """
 
 from .control import (

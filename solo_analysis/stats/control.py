@@ -7,11 +7,14 @@ means under the sampling distribution are known (estimated on a separate stream 
 account for: ``p = mean(y) - (mean(x) - mu) . beta``, ``beta`` the least-squares slope on the
 same deals (:func:`cv_mean`).  One more column joins the features for each result: a
 cross-fitted logistic prediction of it (:func:`logit_control`), since a 0 / 1 result saturates
-where a linear fit does not.  The interval is normal, with the residual variance, the factor
-``(n - 2) / (n - k - 2)`` for a fitted ``beta`` and the error of the exact means.  With fewer
-than :data:`CV_MIN_DEALS` deals, or fewer than :data:`CV_MIN_EACH` makes or failures, a share
-falls back to its Wilson interval (:func:`rate_interval`), and a mean settlement on too few deals
-for a normal interval to Wilson's on its range (:func:`mean_bounds`).  ``docs/statistics.md``
+where a linear fit does not.  A row that a predictor fitted in advance covers
+(:mod:`~solo_analysis.stats.predictor`: Prop and Cop, Solo) has its column too, alone on few
+deals and with the features on many (:meth:`Controls.view`).  The interval is normal, with the
+residual variance, the factor ``(n - 2) / (n - k - 2)`` for a fitted ``beta`` and the error of
+the exact means.  With fewer than :data:`CV_MIN_DEALS` deals, or fewer than
+:data:`CV_MIN_EACH` makes or failures, a share falls back to its Wilson interval
+(:func:`rate_interval`), and a mean settlement on too few deals for a normal interval to
+Wilson's on its range (:func:`mean_bounds`).  ``docs/statistics.md``
 gives the derivation and the variance reductions measured.
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +37,7 @@ __all__ = [
     "CV_LOGIT_STEPS",
     "CV_MIN_DEALS",
     "CV_MIN_EACH",
+    "CV_PREDICTOR_ALONE",
     "N_FEATURES",
     "Controls",
     "cv_mean",
@@ -59,6 +64,9 @@ CV_LOGIT_RIDGE: float = 5.0
 CV_LOGIT_STEPS: int = 25
 #: number of columns of :func:`deal_features`
 N_FEATURES: int = 48
+#: a row with predictor columns (:meth:`Controls.view`) uses the predictor's column alone on
+#: fewer deals than this, and the features with it from this many on
+CV_PREDICTOR_ALONE: int = 768
 
 
 def deal_features(deals: np.ndarray, seat: int, trump: int | None = None) -> np.ndarray:
@@ -115,6 +123,61 @@ class Controls:
     za: np.ndarray | None = None
     scale: np.ndarray | None = None
     cache: dict[str, tuple[float, float]] = field(default_factory=dict, repr=False)
+    #: columns of a predictor fitted in advance (:mod:`~solo_analysis.stats.predictor`) by
+    #: key (a Prop and Cop partner and trump suit): on the solved deals, and on the stream
+    pred: dict[Hashable, np.ndarray] = field(default_factory=dict, repr=False)
+    pred_aux: dict[Hashable, np.ndarray] = field(default_factory=dict, repr=False)
+    views: dict[tuple[tuple[Hashable, ...], bool], Controls] = field(
+        default_factory=dict, repr=False
+    )
+    #: by predictor column: below this many deals a row's column is used alone (absent or 0:
+    #: never, as where the results are not those the predictor was fitted on)
+    alone_below: dict[Hashable, int] = field(default_factory=dict, repr=False)
+
+    def view(self, keys: tuple[Hashable, ...], n: int) -> tuple[np.ndarray, Controls]:
+        """The columns and controls of a row on its first ``n`` deals.
+
+        A row that a predictor covers (``keys``: its columns, averaged, as for Prop and Cop's
+        ``any`` row, the share of the partners with whom it makes) is corrected by that one
+        column on fewer than :attr:`alone_below` deals (:data:`CV_PREDICTOR_ALONE` for Prop and
+        Cop), where 48 fitted slopes cost more than they explain, and by the features with it
+        from there on.
+        Any other row (no keys, or a key without columns) gets the features and these controls.
+        """
+        if not keys or any(k not in self.pred or k not in self.pred_aux for k in keys):
+            return self.x[:n], self
+        g = np.mean([self.pred[k][:n] for k in keys], axis=0)
+        alone = n < min(self.alone_below.get(k, 0) for k in keys)
+        v = self.views.get((keys, alone))
+        if v is None:
+            v = self._with_column(np.mean([self.pred_aux[k] for k in keys], axis=0), alone)
+            self.views[(keys, alone)] = v
+        return (g[:, None] if alone else np.column_stack([self.x[:n], g])), v
+
+    def _with_column(self, ga: np.ndarray, alone: bool) -> Controls:
+        """Controls of one more column, ``ga`` on the stream (alone: of that column only).
+
+        They share this object's cache (its keys are the contents of ``y`` and ``x``).
+        """
+        mg = float(ga.mean())
+        var = float(ga.var(ddof=1))
+        sg = math.sqrt(var) if var > 0 else 1.0
+        if alone or self.za is None or self.scale is None:
+            return Controls(
+                np.zeros((0, 1)), np.array([mg]), np.array([[var]]), self.n_aux, cache=self.cache
+            )
+        dev = (ga - mg).astype(np.float32)
+        cov_xg = (self.za.T @ dev).astype(float) * self.scale / (ga.size - 1)
+        k = self.mean.size
+        return Controls(
+            np.zeros((0, k + 1)),
+            np.append(self.mean, mg),
+            np.block([[self.cov, cov_xg[:, None]], [cov_xg[None, :], np.array([[var]])]]),
+            self.n_aux,
+            za=np.column_stack([self.za, dev / np.float32(sg)]),
+            scale=np.append(self.scale, sg),
+            cache=self.cache,
+        )
 
 
 def cv_mean(y: np.ndarray, x: np.ndarray, controls: Controls) -> tuple[float, float] | None:

@@ -1,0 +1,234 @@
+"""Predictors fitted in advance for Prop and Cop and for Solo: one control variate a row.
+
+Small neural networks, fitted by ``tools/fit_predictor.py`` on the double-dummy results of
+many hands (classic rules), give for each sampled deal the chance that the player and a given
+partner make Prop and Cop, or that the player makes Solo alone (:data:`PREDICTORS`: one
+weights file and trick target a kind).  A predictor's mean under the sampling distribution is
+taken on the advice's auxiliary stream like the other features' means, so as a control variate
+(:meth:`~solo_analysis.stats.control.Controls.view`) it keeps the estimate unbiased whatever
+the network's quality: where the deals differ from its training (another rule set's target,
+realistic play, an auction's constraints) it only explains less of the variance.
+
+The inputs (:func:`encode`, ``N_INPUTS`` a deal) name who holds each card by role (the player,
+the partner, the opponent after the player, the other opponent; for Solo, where there is no
+partner, the seat across the table takes the partner's role), the trump suit first and the
+side suits by the player's holding, highest first; then each role's length and points in each
+suit and in all; then where the partner and the eldest hand sit.  The network is one ReLU
+layer and a logistic output.  Every input but the seating is a sum over the cards, so its first
+layer folds into one row of weights a card and role (:meth:`Predictor.fold`): a deal costs 39
+row additions, compiled (:func:`~solo_analysis.stats._predictor.predict_into`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+
+from ._predictor import predict_into
+from .control import CV_PREDICTOR_ALONE
+
+__all__ = [
+    "N_INPUTS",
+    "PREDICTORS",
+    "Folded",
+    "Predictor",
+    "default_predictor",
+    "encode",
+    "roles",
+    "solo_partner",
+    "suit_order",
+]
+
+#: inputs a deal: holder by role of each card (4 suits x 13 ranks x 4 roles), each role's
+#: length and points a suit (16 + 16), each role's points (4), the seating (3 + 4 + 1 spare)
+N_INPUTS: int = 252
+#: the predictors shipped with the package by kind (the contract's name): the weights file
+#: (written by ``tools/fit_predictor.py fit``), the trick target whose double-dummy results it
+#: was fitted on, and below how many deals its column stands alone (0: never; Solo's explains
+#: less than the run's own 48 features do, docs/statistics.md)
+PREDICTORS: dict[str, tuple[str, int, int]] = {
+    "prop": ("prop_predictor.npz", 8, CV_PREDICTOR_ALONE),
+    "solo": ("solo_predictor.npz", 5, 0),
+}
+_HCP = np.maximum(np.arange(13) - 8, 0)
+_ONEHOT, _LENGTH, _POINTS, _TOTAL, _PARTNER, _ELDEST = 0, 208, 224, 240, 244, 248
+
+
+def solo_partner(seat: int) -> int:
+    """The seat whose role a Solo predictor gives the partner's: the one across the table."""
+    return (seat + 2) % 4
+
+
+def roles(seat: int, partner: int) -> np.ndarray:
+    """Role of each play seat: 0 the player, 1 the partner, 2 and 3 the others in play order."""
+    if partner == seat or not (0 <= seat < 4 and 0 <= partner < 4):
+        raise ValueError(f"the partner's seat {partner} must differ from the player's {seat}")
+    out = np.empty(4, np.int64)
+    out[seat], out[partner] = 0, 1
+    k = 2
+    for j in range(1, 4):
+        if (seat + j) % 4 != partner:
+            out[(seat + j) % 4] = k
+            k += 1
+    return out
+
+
+def suit_order(hand: np.ndarray, trump: int) -> list[int]:
+    """The suits in input order (``hand``: the player's 13 card codes).
+
+    ``trump`` first (if 0..3), then the side suits, the player's longest first, ties by the
+    player's highest cards.
+    """
+    codes = np.asarray(hand, dtype=np.int64)
+    weight = 1 << (codes % 13)
+
+    def key(s: int) -> tuple[int, int]:
+        mine = codes // 13 == s
+        return int(mine.sum()), int(weight[mine].sum())
+
+    side = sorted((s for s in range(4) if s != trump), key=key, reverse=True)
+    return ([trump] if 0 <= trump < 4 else []) + side
+
+
+def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
+    """The network's inputs for Prop and Cop with ``partner`` (``float32[n, N_INPUTS]``).
+
+    ``deals`` are card codes ``(n, 4, 13)`` in play order, every deal with the player's hand at
+    ``seat``; ``trump`` a suit 0..3, or -1 for none.  This is the reference the fitting uses;
+    the advice evaluates the same network through :meth:`Predictor.predict`.
+    """
+    n = deals.shape[0]
+    d = np.asarray(deals, dtype=np.int64)
+    owner = np.empty((n, 52), np.int64)
+    rows = np.repeat(np.arange(n), 13)
+    for q in range(4):
+        owner[rows, d[:, q, :].ravel()] = q
+    role = roles(seat, partner)[owner].reshape(n, 4, 13)
+    role = role[:, suit_order(d[0, seat] if n else np.zeros(0, np.int64), trump), :]
+    onehot = np.zeros((n, 4, 13, 4), np.float32)
+    np.put_along_axis(onehot, role[..., None], 1.0, axis=3)
+    length = np.stack([(role == r).sum(axis=2) for r in range(4)], axis=1)
+    points = np.stack([((role == r) * _HCP).sum(axis=2) for r in range(4)], axis=1)
+    where = np.zeros((n, 8), np.float32)
+    where[:, (partner - seat) % 4 - 1] = 1.0
+    where[:, 4 + (0 - seat) % 4] = 1.0  # the eldest hand (first leader) from the player
+    parts: list[np.ndarray] = [onehot.reshape(n, -1), length.reshape(n, -1) / 4.0]
+    parts += [points.reshape(n, -1) / 4.0, points.sum(axis=2) / 10.0, where]
+    return np.concatenate(parts, axis=1).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Predictor:
+    """The fitted network: ``sigmoid(relu(x @ w1 + b1) @ w2 + b2)`` on :func:`encode`'s inputs.
+
+    Parameters
+    ----------
+    w1, b1 : numpy.ndarray
+        First layer, ``(N_INPUTS, hidden)`` and ``(hidden,)``.
+    w2, b2 : numpy.ndarray
+        Output layer, ``(hidden, 1)`` and ``(1,)``.
+    """
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+
+    def __post_init__(self) -> None:
+        hidden = self.b1.shape[0] if self.b1.ndim == 1 else -1
+        if (
+            self.w1.shape != (N_INPUTS, hidden)
+            or self.w2.shape != (hidden, 1)
+            or self.b2.shape != (1,)
+        ):
+            raise ValueError(
+                f"a predictor needs weights ({N_INPUTS}, h), (h,), (h, 1), (1,); got "
+                f"{self.w1.shape}, {self.b1.shape}, {self.w2.shape}, {self.b2.shape}"
+            )
+
+    @classmethod
+    def load(cls, path: str) -> Predictor:
+        """Weights from a ``.npz`` file of ``tools/fit_predictor.py fit``."""
+        with np.load(path) as z:
+            arrays = {k: z[k] for k in z.files}
+        if any(k not in arrays for k in ("w0", "b0", "w1", "b1")) or "w2" in arrays:
+            raise ValueError(f"{path}: not a one-hidden-layer predictor")
+        return cls(arrays["w0"], arrays["b0"], arrays["w1"], arrays["b1"])
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """The chance of making, from :func:`encode`'s inputs (the reference computation)."""
+        h = np.maximum(x @ self.w1 + self.b1, 0.0)
+        eta = (h @ self.w2 + self.b2)[:, 0].astype(float)
+        out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(eta, -30.0, 30.0)))
+        return out
+
+    def fold(self, hand: np.ndarray, seat: int, trump: int, partner: int) -> Folded:
+        """The network for one hand, seat, trump suit and partner, its first layer folded.
+
+        A deal's first-layer sum is ``bias`` plus ``table[c, r]`` over its hidden cards ``c``,
+        ``r`` the role of the seat holding ``c``: each card's share of the one-hot, length and
+        points inputs, with the player's own cards (``hand``, 13 card codes) and the seating
+        in ``bias``.
+        """
+        w1 = self.w1.astype(np.float64)
+        position = np.empty(4, np.int64)
+        for i, s in enumerate(suit_order(hand, trump)):
+            position[s] = i
+        x = np.zeros((52, 4, N_INPUTS))
+        for c in range(52):
+            sp, rank = position[c // 13], c % 13
+            for r in range(4):
+                x[c, r, _ONEHOT + sp * 52 + rank * 4 + r] = 1.0
+                x[c, r, _LENGTH + r * 4 + sp] = 0.25
+                x[c, r, _POINTS + r * 4 + sp] = _HCP[rank] / 4.0
+                x[c, r, _TOTAL + r] = _HCP[rank] / 10.0
+        table = x @ w1
+        bias = self.b1.astype(np.float64) + w1[_PARTNER + (partner - seat) % 4 - 1]
+        bias += w1[_ELDEST + (0 - seat) % 4]
+        bias += table[np.asarray(hand, dtype=np.int64), 0].sum(axis=0)
+        w2 = self.w2[:, 0].astype(np.float64)
+        return Folded(roles(seat, partner), table, bias, w2, float(self.b2[0]))
+
+    def predict(self, deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
+        """The chance that the row makes (Prop and Cop with ``partner``, or Solo), on each deal.
+
+        ``deals`` as for :func:`encode`; compiled, the first layer folded (:meth:`fold`).
+        Returns ``float64[n]``.
+        """
+        d = np.ascontiguousarray(deals, dtype=np.int8)
+        if not d.shape[0]:
+            return np.empty(0)
+        return self.fold(d[0, seat], seat, trump, partner)(d)
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A predictor for one hand, seat, trump suit and partner (:meth:`Predictor.fold`)."""
+
+    role: np.ndarray
+    table: np.ndarray
+    bias: np.ndarray
+    w2: np.ndarray
+    b2: float
+
+    def __call__(self, deals: np.ndarray) -> np.ndarray:
+        """The predictions on ``deals`` (card codes ``(n, 4, 13)``, the hand's), ``float64[n]``."""
+        d = np.ascontiguousarray(deals, dtype=np.int8)
+        out = np.empty(d.shape[0])
+        if d.shape[0]:
+            predict_into(d, self.role, self.table, self.bias, self.w2, self.b2, out)
+        return out
+
+
+@functools.cache
+def default_predictor(kind: str) -> Predictor:
+    """The predictor of ``kind`` (a key of :data:`PREDICTORS`) shipped with the package.
+
+    Loaded once a process.
+    """
+    name = PREDICTORS[kind][0]
+    with resources.as_file(resources.files(__package__) / name) as path:
+        return Predictor.load(str(path))
