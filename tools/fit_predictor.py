@@ -387,7 +387,7 @@ def cover(
     the predictor's column alone below its kind's threshold, ``PREDICTORS``, the 48 features
     with it from there).
     """
-    from solo_analysis.stats.control import rate_interval
+    from solo_analysis.stats.control import CV_MIN_EACH, rate_interval
 
     _on_path(HERE)
     from measure_controls import _controls
@@ -405,7 +405,7 @@ def cover(
             ok = ~np.isnan(y)
             yv, xv = y[ok], x48[ok]
             truth = float(yv.mean())
-            if min(yv.sum(), yv.size - yv.sum()) < 4 * 10:
+            if min(yv.sum(), yv.size - yv.sum()) < 4 * CV_MIN_EACH:
                 continue
             population = _controls(xv, None)
             g = net.predict(h.deals[ok], h.seat, h.trump, partner)

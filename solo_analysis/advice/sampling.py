@@ -366,12 +366,11 @@ class Sampling:
         """
         if self.request.model.name != "double-dummy":
             return False
-        rows = self.rows
-        return all(
-            row.contract.target == PREDICTORS[keys[0][0]][1]
-            for row, keys in ((row, predictor_keys(rows, i)) for i, row in enumerate(rows))
-            if row.choice == "fixed" and keys
-        )
+        for i, row in enumerate(self.rows):
+            keys = predictor_keys(self.rows, i) if row.choice == "fixed" else ()
+            if keys and row.contract.target != PREDICTORS[keys[0][0]][1]:
+                return False
+        return True
 
     def _predict(self, deals: np.ndarray) -> dict[Hashable, np.ndarray]:
         """The predictor's columns on ``deals``, by key (:attr:`predicted`)."""

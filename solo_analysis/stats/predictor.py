@@ -28,7 +28,7 @@ from importlib import resources
 import numpy as np
 
 from ._predictor import predict_into
-from .control import CV_PREDICTOR_ALONE
+from .control import CV_PREDICTOR_ALONE, sigmoid
 
 __all__ = [
     "N_INPUTS",
@@ -94,7 +94,7 @@ def suit_order(hand: np.ndarray, trump: int) -> list[int]:
 
 
 def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
-    """The network's inputs for Prop and Cop with ``partner`` (``float32[n, N_INPUTS]``).
+    """The network's inputs with ``partner`` (Solo's: :func:`solo_partner`), ``float32[n, 252]``.
 
     ``deals`` are card codes ``(n, 4, 13)`` in play order, every deal with the player's hand at
     ``seat``; ``trump`` a suit 0..3, or -1 for none.  This is the reference the fitting uses;
@@ -161,9 +161,7 @@ class Predictor:
     def forward(self, x: np.ndarray) -> np.ndarray:
         """The chance of making, from :func:`encode`'s inputs (the reference computation)."""
         h = np.maximum(x @ self.w1 + self.b1, 0.0)
-        eta = (h @ self.w2 + self.b2)[:, 0].astype(float)
-        out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(eta, -30.0, 30.0)))
-        return out
+        return sigmoid((h @ self.w2 + self.b2)[:, 0].astype(float))
 
     def fold(self, hand: np.ndarray, seat: int, trump: int, partner: int) -> Folded:
         """The network for one hand, seat, trump suit and partner, its first layer folded.
