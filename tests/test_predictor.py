@@ -78,8 +78,14 @@ def test_inputs_name_each_card_s_holder_by_role():
     assert np.flatnonzero(onehot[0, 0, :, 0]).tolist() == [2, 7, 9, 11, 12]
     # the partner (the dealer) holds the turn-up 7S and sits across the table
     assert (onehot[:, 0, 5, 1] == 1).all()
-    where = x[:, -8:]
+    where = x[:, 244:252]
     assert (where[:, :3] == [0, 1, 0]).all() and (where[:, 4:] == [0, 0, 0, 1]).all()
+    # each role's length in each suit, as one indicator of 14: the player's 5-3-3-2
+    shape = x[:, 252:].reshape(8, 4, 4, 14)
+    assert (shape.sum(axis=3) == 1).all()
+    assert (shape[:, 0].argmax(axis=2) == [5, 3, 3, 2]).all()
+    length = x[:, 208:224].reshape(8, 4, 4) * 4
+    np.testing.assert_array_equal(shape.argmax(axis=3), length)
     # the side suits by the player's holding: hearts K83 and diamonds Q72 (three each, the
     # king first), then clubs 65
     assert suit_order(deals[0, 1], 0) == [0, 1, 2, 3]

@@ -30,16 +30,21 @@ Its steps, each a subcommand:
     for the predictor's column) hold the rate on subsets of ``--subsets`` deals.
 
 The package's predictors and the figures of ``docs/statistics.md`` ("Predictors fitted in
-advance", 2026-12-04) come from::
+advance", 2026-12-04 and 05) come from::
 
     python tools/fit_predictor.py solve /tmp/fp/train --hands 192 --hand-seed 303 --seed 5
     python tools/fit_predictor.py solve /tmp/fp/trainb --hands 768 --hand-seed 404 --seed 6
+    python tools/fit_predictor.py solve /tmp/fp/trainc --hands 1670 --hand-seed 505 \
+        --seed 7 --contracts prop
     python tools/fit_predictor.py solve /tmp/fp/test --test --deals 2048 --seed 11
-    python tools/fit_predictor.py fit /tmp/fp/train /tmp/fp/trainb --epochs 24 \
-        --out solo_analysis/stats/prop_predictor.npz
-    python tools/fit_predictor.py measure solo_analysis/stats/prop_predictor.npz /tmp/fp/test
+    python tools/fit_predictor.py fit /tmp/fp/train /tmp/fp/trainb /tmp/fp/trainc \
+        --epochs 24 --decay 1e-5 --out solo_analysis/stats/prop_predictor.npz
+    python tools/fit_predictor.py measure solo_analysis/stats/prop_predictor.npz /tmp/fp/test \
+        --blocks 256,512,768,1024
     python tools/fit_predictor.py cover solo_analysis/stats/prop_predictor.npz /tmp/fp/test \
         --reps 400
+    python tools/fit_predictor.py cover solo_analysis/stats/prop_predictor.npz /tmp/fp/test \
+        --reps 400 --subsets 768
     python tools/fit_predictor.py solve /tmp/fp/solo --hands 800 --hand-seed 606 --seed 8 \
         --contracts solo --solo-score 15
     python tools/fit_predictor.py solve /tmp/fp/solotest --hands 20 --hand-seed 707 --seed 12 \
@@ -250,14 +255,20 @@ def train(
     seed: int,
     rate: float = 1e-3,
     batch: int = 512,
+    anneal: bool = False,
 ) -> float:
-    """Adam on the log loss with weight decay; keeps the epoch best on ``(xv, yv)``."""
+    """Adam on the log loss with weight decay; keeps the epoch best on ``(xv, yv)``.
+
+    With ``anneal`` the step size falls from ``rate`` to zero along a half cosine over the
+    epochs.
+    """
     rng = np.random.default_rng(seed)
     params = net.weights + net.biases
     m1 = [np.zeros_like(p) for p in params]
     m2 = [np.zeros_like(p) for p in params]
     nl = len(net.weights)
     best, kept, step = np.inf, net, 0
+    steps = epochs * ((len(x) + batch - 1) // batch)
     for epoch in range(epochs):
         order = rng.permutation(len(x))
         for i in range(0, len(x), batch):
@@ -273,10 +284,11 @@ def train(
                 if layer:
                     g = (g @ net.weights[layer].T) * (acts[layer] > 0)
             step += 1
+            lr = rate * 0.5 * (1.0 + np.cos(np.pi * step / steps)) if anneal else rate
             for k, (p_, g_) in enumerate(zip(params, gw + gb, strict=True)):
                 m1[k] = 0.9 * m1[k] + 0.1 * g_
                 m2[k] = 0.999 * m2[k] + 0.001 * g_ * g_
-                p_ -= rate * (m1[k] / (1 - 0.9**step)) / (np.sqrt(m2[k] / (1 - 0.999**step)) + 1e-8)
+                p_ -= lr * (m1[k] / (1 - 0.9**step)) / (np.sqrt(m2[k] / (1 - 0.999**step)) + 1e-8)
         loss = log_loss(net.predict(xv), yv)
         print(f"epoch {epoch + 1:3d}  validation log loss {loss:.4f}", flush=True)
         if loss < best:
@@ -305,6 +317,7 @@ def fit(
     validate: int,
     seed: int,
     kind: str = "prop",
+    anneal: bool = False,
 ) -> None:
     """Fit a network on the rows of ``kind`` saved in ``dirs`` and save it to ``out``."""
     hands = [h for d in dirs for h in load(d, kind)]
@@ -318,7 +331,7 @@ def fit(
         flush=True,
     )
     net = Net.new([x.shape[1], *hidden, 1], seed)
-    best = train(net, x, y, xv, yv, epochs, decay, seed)
+    best = train(net, x, y, xv, yv, epochs, decay, seed, anneal=anneal)
     const = log_loss(np.full(len(yv), y.mean()), yv)
     print(f"validation log loss {best:.4f} (a constant {const:.4f})")
     net.save(out)
@@ -462,6 +475,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--decay", type=float, default=1e-3, help="weight decay (0.001)")
     f.add_argument("--validate", type=int, default=24, help="hands held out to pick the epoch (24)")
     f.add_argument("--seed", type=int, default=1, help="seed of the weights and batches (1)")
+    f.add_argument(
+        "--anneal", action="store_true", help="step size falling to zero (a half cosine)"
+    )
     m = sub.add_parser("measure", help="variance ratios on DIR's hands")
     m.add_argument("model")
     m.add_argument("dir")
@@ -497,6 +513,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.validate,
                 args.seed,
                 args.kind,
+                args.anneal,
             )
         elif args.step == "cover":
             subsets = [int(v) for v in args.subsets.split(",")]

@@ -66,7 +66,7 @@ CV_LOGIT_STEPS: int = 25
 N_FEATURES: int = 48
 #: a row with predictor columns (:meth:`Controls.view`) uses the predictor's column alone on
 #: fewer deals than this, and the features with it from this many on
-CV_PREDICTOR_ALONE: int = 768
+CV_PREDICTOR_ALONE: int = 1024
 
 
 def deal_features(deals: np.ndarray, seat: int, trump: int | None = None) -> np.ndarray:

@@ -13,10 +13,13 @@ The inputs (:func:`encode`, ``N_INPUTS`` a deal) name who holds each card by rol
 the partner, the opponent after the player, the other opponent; for Solo, where there is no
 partner, the seat across the table takes the partner's role), the trump suit first and the
 side suits by the player's holding, highest first; then each role's length and points in each
-suit and in all; then where the partner and the eldest hand sit.  The network is one ReLU
-layer and a logistic output.  Every input but the seating is a sum over the cards, so its first
-layer folds into one row of weights a card and role (:meth:`Predictor.fold`): a deal costs 39
-row additions, compiled (:func:`~solo_analysis.stats._predictor.predict_into`).
+suit and in all; then where the partner and the eldest hand sit; then each role's length in
+each suit as one of 14 indicators (a void, a singleton, ... thirteen cards), which give the
+network the shapes that decide ruffs without building them from the linear lengths.  The
+network is one ReLU layer and a logistic output.  The seating aside, every input is a sum over
+the cards or an indicator of one role's length in one suit, so its first layer folds into one
+row of weights a card and role and one a role, suit and length (:meth:`Predictor.fold`): a
+deal costs 39 + 12 row additions, compiled (:func:`~solo_analysis.stats._predictor.predict_into`).
 """
 
 from __future__ import annotations
@@ -43,8 +46,9 @@ __all__ = [
 ]
 
 #: inputs a deal: holder by role of each card (4 suits x 13 ranks x 4 roles), each role's
-#: length and points a suit (16 + 16), each role's points (4), the seating (3 + 4 + 1 spare)
-N_INPUTS: int = 252
+#: length and points a suit (16 + 16), each role's points (4), the seating (3 + 4 + 1 spare),
+#: each role's length a suit as indicators (4 roles x 4 suits x 14 lengths)
+N_INPUTS: int = 476
 #: the predictors shipped with the package by kind (the contract's name): the weights file
 #: (written by ``tools/fit_predictor.py fit``), the trick target whose double-dummy results it
 #: was fitted on, and below how many deals its column stands alone (0: never; Solo's explains
@@ -54,7 +58,7 @@ PREDICTORS: dict[str, tuple[str, int, int]] = {
     "solo": ("solo_predictor.npz", 5, 0),
 }
 _HCP = np.maximum(np.arange(13) - 8, 0)
-_ONEHOT, _LENGTH, _POINTS, _TOTAL, _PARTNER, _ELDEST = 0, 208, 224, 240, 244, 248
+_ONEHOT, _LENGTH, _POINTS, _TOTAL, _PARTNER, _ELDEST, _SHAPE = 0, 208, 224, 240, 244, 248, 252
 
 
 def solo_partner(seat: int) -> int:
@@ -94,7 +98,7 @@ def suit_order(hand: np.ndarray, trump: int) -> list[int]:
 
 
 def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
-    """The network's inputs with ``partner`` (Solo's: :func:`solo_partner`), ``float32[n, 252]``.
+    """The network's inputs with ``partner`` (Solo's: :func:`solo_partner`), ``float32[n, 476]``.
 
     ``deals`` are card codes ``(n, 4, 13)`` in play order, every deal with the player's hand at
     ``seat``; ``trump`` a suit 0..3, or -1 for none.  This is the reference the fitting uses;
@@ -117,6 +121,9 @@ def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray
     where[:, 4 + (0 - seat) % 4] = 1.0  # the eldest hand (first leader) from the player
     parts: list[np.ndarray] = [onehot.reshape(n, -1), length.reshape(n, -1) / 4.0]
     parts += [points.reshape(n, -1) / 4.0, points.sum(axis=2) / 10.0, where]
+    shape = np.zeros((n, 4, 4, 14), np.float32)
+    np.put_along_axis(shape, length[..., None], 1.0, axis=3)
+    parts.append(shape.reshape(n, -1))
     return np.concatenate(parts, axis=1).astype(np.float32)
 
 
@@ -167,9 +174,10 @@ class Predictor:
         """The network for one hand, seat, trump suit and partner, its first layer folded.
 
         A deal's first-layer sum is ``bias`` plus ``table[c, r]`` over its hidden cards ``c``,
-        ``r`` the role of the seat holding ``c``: each card's share of the one-hot, length and
-        points inputs, with the player's own cards (``hand``, 13 card codes) and the seating
-        in ``bias``.
+        ``r`` the role of the seat holding ``c`` (each card's share of the one-hot, length and
+        points inputs), plus ``shape[r, s, k]`` for each other role ``r`` holding ``k`` cards of
+        suit ``s``; the player's own cards (``hand``, 13 card codes), his lengths and the
+        seating are in ``bias``.
         """
         w1 = self.w1.astype(np.float64)
         position = np.empty(4, np.int64)
@@ -184,11 +192,27 @@ class Predictor:
                 x[c, r, _POINTS + r * 4 + sp] = _HCP[rank] / 4.0
                 x[c, r, _TOTAL + r] = _HCP[rank] / 10.0
         table = x @ w1
+        shape = np.empty((4, 4, 14, w1.shape[1]))
+        for r in range(4):
+            for s in range(4):
+                at = _SHAPE + r * 56 + position[s] * 14
+                shape[r, s] = w1[at : at + 14]
+        codes = np.asarray(hand, dtype=np.int64)
         bias = self.b1.astype(np.float64) + w1[_PARTNER + (partner - seat) % 4 - 1]
         bias += w1[_ELDEST + (0 - seat) % 4]
-        bias += table[np.asarray(hand, dtype=np.int64), 0].sum(axis=0)
+        bias += table[codes, 0].sum(axis=0)
+        for s in range(4):
+            bias += shape[0, s, int((codes // 13 == s).sum())]
         w2 = self.w2[:, 0].astype(np.float64)
-        return Folded(roles(seat, partner), table, bias, w2, float(self.b2[0]))
+        f32 = np.float32
+        return Folded(
+            roles(seat, partner),
+            table.astype(f32),
+            shape.astype(f32),
+            bias.astype(f32),
+            w2.astype(f32),
+            float(self.b2[0]),
+        )
 
     def predict(self, deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
         """The chance that the row makes (Prop and Cop with ``partner``, or Solo), on each deal.
@@ -208,6 +232,7 @@ class Folded:
 
     role: np.ndarray
     table: np.ndarray
+    shape: np.ndarray
     bias: np.ndarray
     w2: np.ndarray
     b2: float
@@ -217,7 +242,7 @@ class Folded:
         d = np.ascontiguousarray(deals, dtype=np.int8)
         out = np.empty(d.shape[0])
         if d.shape[0]:
-            predict_into(d, self.role, self.table, self.bias, self.w2, self.b2, out)
+            predict_into(d, self.role, self.table, self.shape, self.bias, self.w2, self.b2, out)
         return out
 
 
