@@ -192,25 +192,20 @@ class Predictor:
                 x[c, r, _POINTS + r * 4 + sp] = _HCP[rank] / 4.0
                 x[c, r, _TOTAL + r] = _HCP[rank] / 10.0
         table = x @ w1
-        shape = np.empty((4, 4, 14, w1.shape[1]))
-        for r in range(4):
-            for s in range(4):
-                at = _SHAPE + r * 56 + position[s] * 14
-                shape[r, s] = w1[at : at + 14]
+        # the length indicators' rows by role, suit (in card order) and length
+        shape = w1[_SHAPE:].reshape(4, 4, 14, -1)[:, position]
         codes = np.asarray(hand, dtype=np.int64)
         bias = self.b1.astype(np.float64) + w1[_PARTNER + (partner - seat) % 4 - 1]
         bias += w1[_ELDEST + (0 - seat) % 4]
         bias += table[codes, 0].sum(axis=0)
-        for s in range(4):
-            bias += shape[0, s, int((codes // 13 == s).sum())]
-        w2 = self.w2[:, 0].astype(np.float64)
+        bias += shape[0, np.arange(4), np.bincount(codes // 13, minlength=4)].sum(axis=0)
         f32 = np.float32
         return Folded(
             roles(seat, partner),
             table.astype(f32),
             shape.astype(f32),
             bias.astype(f32),
-            w2.astype(f32),
+            self.w2[:, 0].astype(f32),
             float(self.b2[0]),
         )
 
