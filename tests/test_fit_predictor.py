@@ -41,7 +41,7 @@ def test_solve_fit_and_measure(tmp_path, capsys):
     assert fp.main(fit) == 0
     assert "validation log loss" in capsys.readouterr().out
     net = fp.Net.load(str(model))
-    assert [w.shape for w in net.weights] == [(476, 8), (8, 1)]
+    assert [w.shape for w in net.weights] == [(732, 8), (8, 1)]
     p = net.predict(fp.encode(hands[0].deals, hands[0].seat, hands[0].trump, 0))
     assert p.shape == (144,) and ((p > 0) & (p < 1)).all()
     assert fp.main(["measure", str(model), str(data), "--blocks", "144"]) == 0

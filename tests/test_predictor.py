@@ -81,11 +81,18 @@ def test_inputs_name_each_card_s_holder_by_role():
     where = x[:, 244:252]
     assert (where[:, :3] == [0, 1, 0]).all() and (where[:, 4:] == [0, 0, 0, 1]).all()
     # each role's length in each suit, as one indicator of 14: the player's 5-3-3-2
-    shape = x[:, 252:].reshape(8, 4, 4, 14)
+    shape = x[:, 252:476].reshape(8, 4, 4, 14)
     assert (shape.sum(axis=3) == 1).all()
     assert (shape[:, 0].argmax(axis=2) == [5, 3, 3, 2]).all()
     length = x[:, 208:224].reshape(8, 4, 4) * 4
     np.testing.assert_array_equal(shape.argmax(axis=3), length)
+    # each role's ace, king, queen and jack of each suit, as one indicator of 16 (bit 0 the
+    # ace): the player's AKJ of spades, K of hearts, Q of diamonds, none of clubs
+    honours = x[:, 476:].reshape(8, 4, 4, 16)
+    assert (honours.sum(axis=3) == 1).all()
+    assert (honours[:, 0].argmax(axis=2) == [1 + 2 + 8, 2, 4, 0]).all()
+    bits = (onehot[:, :, [12, 11, 10, 9], :] * np.array([1, 2, 4, 8])[:, None]).sum(axis=2)
+    np.testing.assert_array_equal(honours.argmax(axis=3), bits.transpose(0, 2, 1))
     # the side suits by the player's holding: hearts K83 and diamonds Q72 (three each, the
     # king first), then clubs 65
     assert suit_order(deals[0, 1], 0) == [0, 1, 2, 3]

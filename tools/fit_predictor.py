@@ -34,7 +34,7 @@ advance", 2026-12-04 and 05) come from::
 
     python tools/fit_predictor.py solve /tmp/fp/train --hands 192 --hand-seed 303 --seed 5
     python tools/fit_predictor.py solve /tmp/fp/trainb --hands 768 --hand-seed 404 --seed 6
-    python tools/fit_predictor.py solve /tmp/fp/trainc --hands 1670 --hand-seed 505 \
+    python tools/fit_predictor.py solve /tmp/fp/trainc --hands 3000 --hand-seed 505 \
         --seed 7 --contracts prop
     python tools/fit_predictor.py solve /tmp/fp/test --test --deals 2048 --seed 11
     python tools/fit_predictor.py fit /tmp/fp/train /tmp/fp/trainb /tmp/fp/trainc \
@@ -72,7 +72,7 @@ import numpy as np
 from solo_analysis.cards import PLAY_SEATS
 from solo_analysis.errors import SoloAnalysisError
 from solo_analysis.stats.control import CV_AUX_DEALS, Controls, deal_features, sigmoid
-from solo_analysis.stats.predictor import PREDICTORS, Predictor, encode, solo_partner
+from solo_analysis.stats.predictor import N_INPUTS, PREDICTORS, Predictor, encode, solo_partner
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HCP = np.maximum(np.arange(13) - 8, 0)
@@ -299,13 +299,19 @@ def train(
 
 
 def _examples(hands: list[Rows]) -> tuple[np.ndarray, np.ndarray]:
-    xs, ys = [], []
+    """The inputs and results of every solved row, written into one array (a few GB)."""
+    rows = sum(int((~np.isnan(y)).sum()) for h in hands for y in h.made)
+    x = np.empty((rows, N_INPUTS), np.float32)
+    y_all = np.empty(rows, np.float32)
+    at = 0
     for h in hands:
         for partner, y in zip(h.partners, h.made, strict=True):
             ok = ~np.isnan(y)
-            xs.append(encode(h.deals[ok], h.seat, h.trump, partner))
-            ys.append(y[ok])
-    return np.concatenate(xs), np.concatenate(ys).astype(np.float32)
+            k = int(ok.sum())
+            x[at : at + k] = encode(h.deals[ok], h.seat, h.trump, partner)
+            y_all[at : at + k] = y[ok]
+            at += k
+    return x, y_all
 
 
 def fit(

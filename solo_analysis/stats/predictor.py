@@ -15,11 +15,14 @@ partner, the seat across the table takes the partner's role), the trump suit fir
 side suits by the player's holding, highest first; then each role's length and points in each
 suit and in all; then where the partner and the eldest hand sit; then each role's length in
 each suit as one of 14 indicators (a void, a singleton, ... thirteen cards), which give the
-network the shapes that decide ruffs without building them from the linear lengths.  The
+network the shapes that decide ruffs without building them from the linear lengths; last, which
+of the suit's ace, king, queen and jack each role holds, as one of 16 indicators a role and suit
+(the honours that win tricks together, which a sum over single cards does not see).  The
 network is one ReLU layer and a logistic output.  The seating aside, every input is a sum over
-the cards or an indicator of one role's length in one suit, so its first layer folds into one
-row of weights a card and role and one a role, suit and length (:meth:`Predictor.fold`): a
-deal costs 39 + 12 row additions, compiled (:func:`~solo_analysis.stats._predictor.predict_into`).
+the cards or an indicator of one role's holding in one suit, so its first layer folds into one
+row of weights a card and role and one a role, suit and length or honours
+(:meth:`Predictor.fold`): a deal costs 39 + 12 + 12 row additions, compiled
+(:func:`~solo_analysis.stats._predictor.predict_into`).
 """
 
 from __future__ import annotations
@@ -47,8 +50,9 @@ __all__ = [
 
 #: inputs a deal: holder by role of each card (4 suits x 13 ranks x 4 roles), each role's
 #: length and points a suit (16 + 16), each role's points (4), the seating (3 + 4 + 1 spare),
-#: each role's length a suit as indicators (4 roles x 4 suits x 14 lengths)
-N_INPUTS: int = 476
+#: each role's length a suit as indicators (4 roles x 4 suits x 14 lengths), each role's
+#: honours (ace, king, queen, jack) a suit as indicators (4 roles x 4 suits x 16 holdings)
+N_INPUTS: int = 732
 #: the predictors shipped with the package by kind (the contract's name): the weights file
 #: (written by ``tools/fit_predictor.py fit``), the trick target whose double-dummy results it
 #: was fitted on, and below how many deals its column stands alone (0: never; Solo's explains
@@ -59,6 +63,9 @@ PREDICTORS: dict[str, tuple[str, int, int]] = {
 }
 _HCP = np.maximum(np.arange(13) - 8, 0)
 _ONEHOT, _LENGTH, _POINTS, _TOTAL, _PARTNER, _ELDEST, _SHAPE = 0, 208, 224, 240, 244, 248, 252
+_HONOURS = 476
+#: the ranks whose holder makes a suit's honours indicator (bit 0 the ace's), as in the kernel
+_HONOUR_RANKS = (12, 11, 10, 9)
 
 
 def solo_partner(seat: int) -> int:
@@ -98,7 +105,7 @@ def suit_order(hand: np.ndarray, trump: int) -> list[int]:
 
 
 def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
-    """The network's inputs with ``partner`` (Solo's: :func:`solo_partner`), ``float32[n, 476]``.
+    """The network's inputs with ``partner`` (Solo's: :func:`solo_partner`), ``float32[n, 732]``.
 
     ``deals`` are card codes ``(n, 4, 13)`` in play order, every deal with the player's hand at
     ``seat``; ``trump`` a suit 0..3, or -1 for none.  This is the reference the fitting uses;
@@ -124,6 +131,12 @@ def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray
     shape = np.zeros((n, 4, 4, 14), np.float32)
     np.put_along_axis(shape, length[..., None], 1.0, axis=3)
     parts.append(shape.reshape(n, -1))
+    held = np.zeros((n, 4, 4), np.int64)  # role, suit: the honours held, bit 0 the ace
+    for bit, rank in enumerate(_HONOUR_RANKS):
+        held += (role[:, None, :, rank] == np.arange(4)[None, :, None]) << bit
+    honours = np.zeros((n, 4, 4, 16), np.float32)
+    np.put_along_axis(honours, held[..., None], 1.0, axis=3)
+    parts.append(honours.reshape(n, -1))
     return np.concatenate(parts, axis=1).astype(np.float32)
 
 
@@ -176,8 +189,9 @@ class Predictor:
         A deal's first-layer sum is ``bias`` plus ``table[c, r]`` over its hidden cards ``c``,
         ``r`` the role of the seat holding ``c`` (each card's share of the one-hot, length and
         points inputs), plus ``shape[r, s, k]`` for each other role ``r`` holding ``k`` cards of
-        suit ``s``; the player's own cards (``hand``, 13 card codes), his lengths and the
-        seating are in ``bias``.
+        suit ``s`` and ``honours[r, s, m]`` for its honours ``m`` of suit ``s`` (bit 0 the ace);
+        the player's own cards (``hand``, 13 card codes), lengths, honours and the seating are in
+        ``bias``.
         """
         w1 = self.w1.astype(np.float64)
         position = np.empty(4, np.int64)
@@ -193,17 +207,23 @@ class Predictor:
                 x[c, r, _TOTAL + r] = _HCP[rank] / 10.0
         table = x @ w1
         # the length indicators' rows by role, suit (in card order) and length
-        shape = w1[_SHAPE:].reshape(4, 4, 14, -1)[:, position]
+        shape = w1[_SHAPE:_HONOURS].reshape(4, 4, 14, -1)[:, position]
+        honours = w1[_HONOURS:].reshape(4, 4, 16, -1)[:, position]
         codes = np.asarray(hand, dtype=np.int64)
+        mine = np.zeros(4, np.int64)
+        for bit, rank in enumerate(_HONOUR_RANKS):
+            mine[codes[codes % 13 == rank] // 13] |= 1 << bit
         bias = self.b1.astype(np.float64) + w1[_PARTNER + (partner - seat) % 4 - 1]
         bias += w1[_ELDEST + (0 - seat) % 4]
         bias += table[codes, 0].sum(axis=0)
         bias += shape[0, np.arange(4), np.bincount(codes // 13, minlength=4)].sum(axis=0)
+        bias += honours[0, np.arange(4), mine].sum(axis=0)
         f32 = np.float32
         return Folded(
             roles(seat, partner),
             table.astype(f32),
             shape.astype(f32),
+            honours.astype(f32),
             bias.astype(f32),
             self.w2[:, 0].astype(f32),
             float(self.b2[0]),
@@ -228,6 +248,7 @@ class Folded:
     role: np.ndarray
     table: np.ndarray
     shape: np.ndarray
+    honours: np.ndarray
     bias: np.ndarray
     w2: np.ndarray
     b2: float
@@ -237,7 +258,9 @@ class Folded:
         d = np.ascontiguousarray(deals, dtype=np.int8)
         out = np.empty(d.shape[0])
         if d.shape[0]:
-            predict_into(d, self.role, self.table, self.shape, self.bias, self.w2, self.b2, out)
+            predict_into(
+                d, self.role, self.table, self.shape, self.honours, self.bias, self.w2, self.b2, out
+            )
         return out
 
 
