@@ -206,7 +206,8 @@ class Predictor:
                 x[c, r, _POINTS + r * 4 + sp] = _HCP[rank] / 4.0
                 x[c, r, _TOTAL + r] = _HCP[rank] / 10.0
         table = x @ w1
-        # the length indicators' rows by role, suit (in card order) and length
+        # the length and honours indicators' rows by role, suit (in card order) and length or
+        # honours held
         shape = w1[_SHAPE:_HONOURS].reshape(4, 4, 14, -1)[:, position]
         honours = w1[_HONOURS:].reshape(4, 4, 16, -1)[:, position]
         codes = np.asarray(hand, dtype=np.int64)
