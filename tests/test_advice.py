@@ -295,6 +295,40 @@ def test_stopping_on_the_bid_rows_leaves_each_partner_row_wider():
     assert bid.to_dict()["stop_on"] == "bid" and json.loads(bid.to_json())["converged"]
 
 
+class SurePartnerModel(PartnerCoinModel):
+    """:class:`PartnerCoinModel`, except that Prop and Cop always makes with eldest."""
+
+    name = "fake-sure-partner"
+
+    def tricks(self, deals, *, trump, leader, declarers, misere):
+        if not misere and len(declarers) == 2 and 0 in declarers:
+            return np.full(len(deals), 13, dtype=np.int8)
+        return super().tricks(deals, trump=trump, leader=leader, declarers=declarers, misere=misere)
+
+
+def test_each_partner_row_stops_on_its_own():
+    kw = dict(seat="third", turnup="KH", seed=4, play_model=SurePartnerModel())
+    kw.update(contracts=["prop"], tolerance=0.05, max_samples=2000)
+    a = advise(LOW, **kw)
+    assert a.converged and a.stop_on == "rows"
+    t = a.table.set_index("partner")
+    # the sure partner's row is narrow after the first batch; the coins need about 400 deals
+    assert t.loc["eldest", "samples"] == FIRST_BATCH and t.loc["eldest", "p_make"] == 1.0
+    assert (t.loc[["second", "dealer"], "samples"] > 2 * CV_MIN_DEALS).all()
+    assert a.samples == t.samples.max()
+    # the (any) row averages the partners over the deals all three were solved on: it is
+    # the fixed run's of that size
+    assert t.loc["any", "samples"] == FIRST_BATCH
+    fixed_kw = {k: v for k, v in kw.items() if k not in ("tolerance", "max_samples")}
+    first = advise(LOW, samples=FIRST_BATCH, **fixed_kw).table.set_index("partner")
+    cols = ["p_make", "ci_low", "ci_high", "ev_units"]
+    pd.testing.assert_series_equal(t.loc["any", cols], first.loc["any", cols])
+    pd.testing.assert_series_equal(t.loc["eldest", cols], first.loc["eldest", cols])
+    # under "bid" the contract stops as a whole, every partner on the same deals
+    bid = advise(LOW, stop_on="bid", **kw)
+    assert bid.table.samples.nunique() == 1
+
+
 class FakeClock:
     """A clock that moves only when told to."""
 

@@ -69,10 +69,10 @@ def advise(
         A preset name, a ``.toml`` path or a :class:`RuleSet`.
     samples : int, optional
         Use exactly this many deals, for every row.  Without it sampling is adaptive: a first
-        batch of :data:`FIRST_BATCH` deals; after each batch a contract whose rows (those of
-        ``stop_on``) all report a 95 % sampling half-width on ``p_make`` of at most
-        ``tolerance`` stops, and the others go on to a next batch sized to bring the widest of
-        them to the tolerance (at most doubling the deals so far), until none is left,
+        batch of :data:`FIRST_BATCH` deals; after each batch a row (under ``stop_on="bid"``, a
+        contract whose candidate row) reporting a 95 % sampling half-width on ``p_make`` of at
+        most ``tolerance`` stops, and the others go on to a next batch sized to bring the
+        widest of them to the tolerance (at most doubling the deals so far), until none is left,
         ``max_samples`` deals are used or the search has spent ``max_positions`` (or
         ``max_seconds``, if given).  Deals the solver gave up on (``max_question_positions``)
         widen a row's reported interval beyond that; the advice is ``converged`` only if every
@@ -137,7 +137,9 @@ def advise(
         (the tolerance or ``max_samples`` ends the run).  Ignored with ``samples``.
     stop_on : {"rows", "bid"}, default "rows"
         Which rows adaptive sampling brings to the tolerance.  ``"rows"``: every row solved on
-        its own (each Prop and Cop partner, each trump suit of a declarer's choice).
+        its own (each Prop and Cop partner, each trump suit of a declarer's choice), each
+        stopping when it gets there; a derived row (``any``, ``best``) is then estimated over
+        the deals all its source rows were solved on.
         ``"bid"``: only the rows the recommendation reads (the ``candidate`` column: Prop and
         Cop's ``any`` row, the ``best`` suit's row, a single-row contract's row), which needs
         far fewer deals; the other rows then report the wider intervals of the deals they got,

@@ -1,8 +1,10 @@
 """Solving the contract options on sampled deals, in batches, until the estimates are sharp enough.
 
-Every contract is solved on the first deals of the stream; after each batch the contracts
-whose intervals reached the tolerance stop, and the others go on to the next deals of the
-same stream, so all rows share their first deals and paired comparisons stay paired. A run
+Every contract is solved on the first deals of the stream; after each batch the rows whose
+intervals reached the tolerance stop (each fixed row on its own, or each contract as a whole
+when the run stops on the rows the bid reads, :func:`still_open`), and the others go on to
+the next deals of the same stream, so all rows share their first deals and paired
+comparisons stay paired. A run
 stops at the tolerance, at ``max_samples`` deals, at a cap on the search's work
 (``max_positions``: each batch is cut to what the previous batch's positions per deal say
 fits, and the run stops when fewer than :data:`MIN_CUT_BATCH` deals do) or at a time limit
@@ -107,8 +109,9 @@ def all_results(rows: list[Row]) -> tuple[dict[int, Results], dict[int, int]]:
     units (then make rate, then the first), chosen on the means so far; an ``any`` row (Prop
     and Cop, whoever accepts) averages its partners' rows deal by deal (``made`` is then the
     share of the partners with whom the contract makes; NaN where one of them was given up
-    on) and counts no tricks.  Returns the arrays by row index and, for each ``best`` row, the
-    index of the source row it took.
+    on) over the first deals, those every partner was solved on, and counts no tricks.
+    Returns the arrays by row index and, for each ``best`` row, the index of the source row it
+    took.
     """
     arrays: dict[int, Results] = {}
     for i, row in enumerate(rows):
@@ -124,8 +127,9 @@ def all_results(rows: list[Row]) -> tuple[dict[int, Results], dict[int, int]]:
             arrays[i] = arrays[row.sources[k]]
         elif row.choice == "any":
             parts = [arrays[j] for j in row.sources]
-            made = np.mean([a[0] for a in parts], axis=0)
-            payoff = np.mean([a[1] for a in parts], axis=0)
+            n = min(a[0].size for a in parts)  # the deals every partner was solved on
+            made = np.mean([a[0][:n] for a in parts], axis=0)
+            payoff = np.mean([a[1][:n] for a in parts], axis=0)
             arrays[i] = (made, payoff, np.full(made.shape, -1, dtype=np.int8))
     return arrays, chosen
 
@@ -184,7 +188,7 @@ def _halfwidths(
 def still_open(
     rows: list[Row], tolerance: float, controls: Controls | None, stop_on: str = "rows"
 ) -> tuple[list[Row], float, bool]:
-    """The rows of the contracts that some watched row of keeps wider than ``tolerance``.
+    """The rows to solve on the next deals: those some watched row keeps wider than ``tolerance``.
 
     The watched rows are every fixed row (``stop_on="rows"``: each Prop and Cop partner, each
     trump suit) or the rows the recommendation reads (``"bid"``, :func:`bid_rows`: a
@@ -195,11 +199,14 @@ def still_open(
     question budget.  Whether the reported intervals fit is returned apart, and the advice
     says so.
 
-    A contract stops as a whole (its derived ``best`` / ``any`` row needs its fixed rows on the
-    same deals), and only on its own intervals, so that each row's stopping rule depends on its
-    own results alone, as when every row ran to the slowest one.  Also returns the widest
-    sampling half-width among the open rows (0 when none is left) and whether every watched
-    row's reported interval (widening included) is within the tolerance.
+    Under ``"rows"`` each fixed row stops on its own interval (a Prop and Cop partner's row,
+    a trump suit's row, once it is narrow enough), so each row's stopping rule depends on its
+    own results alone; a derived row is estimated over the first deals, those all its source
+    rows were solved on (:func:`all_results`).  Under ``"bid"`` a contract stops as a whole,
+    since its watched ``any`` or ``best`` row needs its fixed rows on the same deals.  Also
+    returns the widest sampling half-width among the open rows (0 when none is left) and
+    whether every watched row's reported interval (widening included) is within the
+    tolerance.
     """
     if stop_on == "bid":
         arrays, _ = all_results(rows)
@@ -208,15 +215,18 @@ def still_open(
         watched = {
             i: row_results(rows, i)[0] for i, row in enumerate(rows) if row.choice == "fixed"
         }
-    wide: dict[str, float] = {}
+
+    def unit(i: int) -> Hashable:  # what stops as one: a contract, or a row
+        return rows[i].contract.name if stop_on == "bid" else i
+
+    wide: dict[Hashable, float] = {}
     within = True
     for i, made in watched.items():
         reported, sampling = _halfwidths(made, controls, predictor_keys(rows, i))
         within = within and reported <= tolerance
         if sampling > tolerance:
-            name = rows[i].contract.name
-            wide[name] = max(sampling, wide.get(name, 0.0))
-    open_rows = [row for row in rows if row.contract.name in wide]
+            wide[unit(i)] = max(sampling, wide.get(unit(i), 0.0))
+    open_rows = [row for i, row in enumerate(rows) if unit(i) in wide]
     return open_rows, max(wide.values(), default=0.0), within
 
 

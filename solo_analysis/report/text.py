@@ -102,9 +102,11 @@ def _deals_line(advice: AdviceView) -> str:
     line = f"deals: {advice.samples} (seed {advice.seed})"
     if advice.tolerance is not None:
         which = (
-            "the intervals the bid reads are" if advice.stop_on == "bid" else "its intervals are"
+            "each contract stops once the intervals the bid reads are"
+            if advice.stop_on == "bid"
+            else "each row stops once its interval is"
         )
-        line += f"; each contract stops once {which} within ±{100 * advice.tolerance:g}%"
+        line += f"; {which} within ±{100 * advice.tolerance:g}%"
     if advice.stopped == "interrupted":
         line += "; interrupted: the figures are those of the deals solved before it"
     elif not advice.converged:
