@@ -72,7 +72,7 @@ def advise(
         batch of :data:`FIRST_BATCH` deals; after each batch a row (under ``stop_on="bid"``, a
         contract whose candidate row) reporting a 95 % sampling half-width on ``p_make`` of at
         most ``tolerance`` stops, and the others go on to a next batch sized to bring the
-        widest of them to the tolerance (at most doubling the deals so far), until none is left,
+        nearest of them to the tolerance (at most doubling the deals so far), until none is left,
         ``max_samples`` deals are used or the search has spent ``max_positions`` (or
         ``max_seconds``, if given).  Deals the solver gave up on (``max_question_positions``)
         widen a row's reported interval beyond that; the advice is ``converged`` only if every

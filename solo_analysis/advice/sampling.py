@@ -204,7 +204,8 @@ def still_open(
     own results alone; a derived row is estimated over the first deals, those all its source
     rows were solved on (:func:`all_results`).  Under ``"bid"`` a contract stops as a whole,
     since its watched ``any`` or ``best`` row needs its fixed rows on the same deals.  Also
-    returns the widest sampling half-width among the open rows (0 when none is left) and
+    returns the narrowest sampling half-width among the open units (rows, or contracts under
+    ``"bid"``, a contract's the widest of its watched rows; 0 when none is left) and
     whether every watched row's reported interval (widening included) is within the
     tolerance.
     """
@@ -227,15 +228,17 @@ def still_open(
         if sampling > tolerance:
             wide[unit(i)] = max(sampling, wide.get(unit(i), 0.0))
     open_rows = [row for i, row in enumerate(rows) if unit(i) in wide]
-    return open_rows, max(wide.values(), default=0.0), within
+    return open_rows, min(wide.values(), default=0.0), within
 
 
 def _next_total(total: int, halfwidth: float, tolerance: float, max_samples: int) -> int:
     """Deals to have solved after the next batch of an adaptive run.
 
     A half-width shrinks as one over the square root of the deals: aim at the count that
-    brings the widest open interval to the tolerance (if it falls short, the next batch is
-    small), at least :data:`FIRST_BATCH` more deals and at most twice as many as now.
+    brings ``halfwidth``, the narrowest open interval, to the tolerance (if it falls short,
+    the next batch is small), at least :data:`FIRST_BATCH` more deals and at most twice as
+    many as now.  Aiming at the narrowest stops each row soon after it gets there; the wider
+    rows take more batches, each aimed anew.
     """
     aim = math.ceil(total * (halfwidth / tolerance) ** 2)
     return min(max(aim, total + FIRST_BATCH), 2 * total, max_samples)
@@ -523,7 +526,7 @@ class Sampling:
             batch_positions = self.spent() - before_positions
             short = batch < goal - total  # a cap stopped the batch after one of its chunks
             total += batch
-            active, widest, converged = still_open(
+            active, nearest, converged = still_open(
                 self.rows, stop.tolerance, self.controls, stop.stop_on
             )
             if not active:
@@ -535,7 +538,7 @@ class Sampling:
             if cut:
                 stopped = "max_seconds"
                 break
-            goal = _next_total(total, widest, stop.tolerance, stop.max_samples)
+            goal = _next_total(total, nearest, stop.tolerance, stop.max_samples)
             if positions_cap is not None:
                 # each batch is cut to the deals the last one's positions per deal say fit, and
                 # the run goes on while a batch of MIN_CUT_BATCH deals does
