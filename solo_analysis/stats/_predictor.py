@@ -1,8 +1,8 @@
 """Compiled kernel of :meth:`~solo_analysis.stats.predictor.Predictor.predict`.
 
-The first layer arrives folded into one row of weights a card and role and one a role, suit and
-length or honours, so a deal's hidden layer is the bias plus the rows of its 39 hidden cards and
-of the other three roles' lengths and honours in each suit; the advice runs it on every solved deal
+The first layer arrives folded into rows of a role's holding in a suit (one for its low cards, one
+for its high cards and honours, one for its length), so a deal's hidden layer is the bias plus
+three rows for each of the other three roles and each suit; the advice runs it on every solved deal
 and on an auxiliary stream of 65,536 deals a predictor column, in blocks of
 :data:`BLOCK` deals shared among the threads.
 """
@@ -14,22 +14,25 @@ import math
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["BLOCK", "predict_into"]
+__all__ = ["BLOCK", "LOW_RANKS", "predict_into"]
 
 #: deals a thread takes at a time
 BLOCK = 2048
+#: the ranks (2 to 8) whose holding in a suit is one row, the others' (9 to ace) another
+LOW_RANKS = 7
 
 
 @njit(cache=True, parallel=True, fastmath=True)
-def predict_into(deals, role, table, shape, honours, bias, w2, b2, out):
+def predict_into(deals, role, low, high, shape, bias, w2, b2, out):
     """Write the predictions for ``deals`` (``int8[n, 4, 13]``) into ``out`` (``float64[n]``).
 
     ``role[q]`` is the role of play seat ``q`` (0 the player, whose cards, lengths and honours
-    are in ``bias``); ``table[c, r]`` the first-layer row of card ``c`` held by role ``r``;
-    ``shape[r, s, k]`` the row of role ``r`` holding ``k`` cards of suit ``s``,
-    ``honours[r, s, m]`` the row of its holding ``m`` of the suit's ace, king, queen and jack
-    (bit 0 the ace); ``w2`` and ``b2`` the output layer.  The rows and the hidden layer are
-    ``float32``, as in the reference computation
+    are in ``bias``); ``low[r, s, a]`` the first-layer row of role ``r`` holding the ranks of
+    bit mask ``a`` below :data:`LOW_RANKS` in suit ``s`` (bit 0 the two), ``high[r, s, b]``
+    that of the ranks of mask ``b`` from it up (bit 0 the nine; the honours' indicator
+    included), ``shape[r, s, k]`` that of its ``k`` cards of the suit; ``w2`` and ``b2`` the
+    output layer.  A deal costs three row additions a suit and other role.  The rows and the
+    hidden layer are ``float32``, as in the reference computation
     (:meth:`~solo_analysis.stats.predictor.Predictor.forward`); half the bytes of ``float64``
     move through the additions.  ``fastmath`` lets the compiler reorder the sums (the output
     layer's among them) into vector operations: every value here is finite, and the order
@@ -40,7 +43,8 @@ def predict_into(deals, role, table, shape, honours, bias, w2, b2, out):
     for b in prange((n + BLOCK - 1) // BLOCK):
         h = np.empty(hidden, np.float32)
         count = np.empty(4, np.int64)
-        held = np.empty(4, np.int64)
+        lows = np.empty(4, np.int64)
+        highs = np.empty(4, np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             h[:] = bias
             for q in range(4):
@@ -48,20 +52,23 @@ def predict_into(deals, role, table, shape, honours, bias, w2, b2, out):
                 if r == 0:
                     continue
                 count[:] = 0
-                held[:] = 0
+                lows[:] = 0
+                highs[:] = 0
                 for j in range(13):
                     c = deals[i, q, j]
-                    count[c // 13] += 1
-                    rank = c % 13
-                    if rank >= 9:
-                        held[c // 13] |= 1 << (12 - rank)
-                    for u in range(hidden):
-                        h[u] += table[c, r, u]
+                    s = c // 13
+                    rank = c - 13 * s
+                    count[s] += 1
+                    if rank < LOW_RANKS:
+                        lows[s] |= 1 << rank
+                    else:
+                        highs[s] |= 1 << (rank - LOW_RANKS)
                 for s in range(4):
+                    a = lows[s]
+                    m = highs[s]
                     k = count[s]
-                    m = held[s]
                     for u in range(hidden):
-                        h[u] += shape[r, s, k, u] + honours[r, s, m, u]
+                        h[u] += low[r, s, a, u] + high[r, s, m, u] + shape[r, s, k, u]
             eta = b2
             for u in range(hidden):
                 if h[u] > 0.0:

@@ -19,10 +19,10 @@ network the shapes that decide ruffs without building them from the linear lengt
 of the suit's ace, king, queen and jack each role holds, as one of 16 indicators a role and suit
 (the honours that win tricks together, which a sum over single cards does not see).  The
 network is one ReLU layer and a logistic output.  The seating aside, every input is a sum over
-the cards or an indicator of one role's holding in one suit, so its first layer folds into one
-row of weights a card and role and one a role, suit and length or honours
-(:meth:`Predictor.fold`): a deal costs 39 + 12 + 12 row additions, compiled
-(:func:`~solo_analysis.stats._predictor.predict_into`).
+the cards or an indicator of one role's holding in one suit, so its first layer folds into
+rows of a role's holding in a suit, one for its cards of 2 to 8, one for its cards of 9 to ace
+and its honours, one for its length (:meth:`Predictor.fold`): a deal costs 3 x 12 row
+additions, compiled (:func:`~solo_analysis.stats._predictor.predict_into`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from importlib import resources
 
 import numpy as np
 
-from ._predictor import predict_into
+from ._predictor import LOW_RANKS, predict_into
 from .control import CV_PREDICTOR_ALONE, sigmoid
 
 __all__ = [
@@ -64,7 +64,7 @@ PREDICTORS: dict[str, tuple[str, int, int]] = {
 _HCP = np.maximum(np.arange(13) - 8, 0)
 _ONEHOT, _LENGTH, _POINTS, _TOTAL, _PARTNER, _ELDEST, _SHAPE = 0, 208, 224, 240, 244, 248, 252
 _HONOURS = 476
-#: the ranks whose holder makes a suit's honours indicator (bit 0 the ace's), as in the kernel
+#: the ranks whose holder makes a suit's honours indicator (bit 0 the ace's)
 _HONOUR_RANKS = (12, 11, 10, 9)
 
 
@@ -186,26 +186,25 @@ class Predictor:
     def fold(self, hand: np.ndarray, seat: int, trump: int, partner: int) -> Folded:
         """The network for one hand, seat, trump suit and partner, its first layer folded.
 
-        A deal's first-layer sum is ``bias`` plus ``table[c, r]`` over its hidden cards ``c``,
-        ``r`` the role of the seat holding ``c`` (each card's share of the one-hot, length and
-        points inputs), plus ``shape[r, s, k]`` for each other role ``r`` holding ``k`` cards of
-        suit ``s`` and ``honours[r, s, m]`` for its honours ``m`` of suit ``s`` (bit 0 the ace);
-        the player's own cards (``hand``, 13 card codes), lengths, honours and the seating are in
-        ``bias``.
+        A deal's first-layer sum is ``bias`` plus, for each other role ``r`` and suit ``s``,
+        ``low[r, s, a]`` (``a`` the bit mask of the ranks 2 to 8 it holds in the suit: those
+        cards' shares of the one-hot, length and points inputs), ``high[r, s, b]`` (``b`` the
+        mask of the ranks 9 to ace: those cards' shares and the honours indicator) and
+        ``shape[r, s, k]`` (the length indicator of its ``k`` cards); the player's own cards
+        (``hand``, 13 card codes), lengths, honours and the seating are in ``bias``.
         """
         w1 = self.w1.astype(np.float64)
+        hidden = w1.shape[1]
         position = np.empty(4, np.int64)
         for i, s in enumerate(suit_order(hand, trump)):
             position[s] = i
-        x = np.zeros((52, 4, N_INPUTS))
-        for c in range(52):
-            sp, rank = position[c // 13], c % 13
-            for r in range(4):
-                x[c, r, _ONEHOT + sp * 52 + rank * 4 + r] = 1.0
-                x[c, r, _LENGTH + r * 4 + sp] = 0.25
-                x[c, r, _POINTS + r * 4 + sp] = _HCP[rank] / 4.0
-                x[c, r, _TOTAL + r] = _HCP[rank] / 10.0
-        table = x @ w1
+        # a card's row by role: its shares of the one-hot, length and points inputs
+        card = np.arange(52)[:, None]
+        role = np.arange(4)[None, :]
+        sp, ranks = position[card // 13], card % 13
+        hcp = _HCP[ranks][..., None]
+        table = w1[_ONEHOT + sp * 52 + ranks * 4 + role] + 0.25 * w1[_LENGTH + role * 4 + sp]
+        table += hcp / 4.0 * w1[_POINTS + role * 4 + sp] + hcp / 10.0 * w1[_TOTAL + role]
         # the length and honours indicators' rows by role, suit (in card order) and length or
         # honours held
         shape = w1[_SHAPE:_HONOURS].reshape(4, 4, 14, -1)[:, position]
@@ -219,12 +218,28 @@ class Predictor:
         bias += table[codes, 0].sum(axis=0)
         bias += shape[0, np.arange(4), np.bincount(codes // 13, minlength=4)].sum(axis=0)
         bias += honours[0, np.arange(4), mine].sum(axis=0)
+        # a suit's cards by rank: the rows of every holding of the low and of the high ranks
+        cards = table.reshape(4, 13, 4 * hidden).transpose(1, 0, 2)  # rank, suit, role x hidden
+        low_bits = (np.arange(1 << LOW_RANKS)[:, None] >> np.arange(LOW_RANKS)) & 1
+        high_ranks = 13 - LOW_RANKS
+        high_bits = (np.arange(1 << high_ranks)[:, None] >> np.arange(high_ranks)) & 1
+
+        def holdings(bits: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+            rows: np.ndarray = bits.astype(np.float64) @ ranks.reshape(ranks.shape[0], -1)
+            return rows.reshape(-1, 4, 4, hidden).transpose(2, 1, 0, 3)  # role, suit, holding
+
+        low = holdings(low_bits, cards[:LOW_RANKS])
+        high = holdings(high_bits, cards[LOW_RANKS:])
+        held = np.zeros(high_bits.shape[0], np.int64)
+        for bit, rank in enumerate(_HONOUR_RANKS):
+            held |= high_bits[:, rank - LOW_RANKS] << bit
+        high += honours[:, :, held]
         f32 = np.float32
         return Folded(
             roles(seat, partner),
-            table.astype(f32),
-            shape.astype(f32),
-            honours.astype(f32),
+            np.ascontiguousarray(low, dtype=f32),
+            np.ascontiguousarray(high, dtype=f32),
+            np.ascontiguousarray(shape, dtype=f32),
             bias.astype(f32),
             self.w2[:, 0].astype(f32),
             float(self.b2[0]),
@@ -247,9 +262,9 @@ class Folded:
     """A predictor for one hand, seat, trump suit and partner (:meth:`Predictor.fold`)."""
 
     role: np.ndarray
-    table: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
     shape: np.ndarray
-    honours: np.ndarray
     bias: np.ndarray
     w2: np.ndarray
     b2: float
@@ -260,7 +275,7 @@ class Folded:
         out = np.empty(d.shape[0])
         if d.shape[0]:
             predict_into(
-                d, self.role, self.table, self.shape, self.honours, self.bias, self.w2, self.b2, out
+                d, self.role, self.low, self.high, self.shape, self.bias, self.w2, self.b2, out
             )
         return out
 
