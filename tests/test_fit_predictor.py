@@ -51,6 +51,11 @@ def test_solve_fit_and_measure(tmp_path, capsys):
     # one column fitted by one slope cannot leave more variance than the plain rate's (but
     # for the error of its mean); the 48 features on 144 deals pay for their fitted slopes
     assert 0 < alone < 1.05 and 0 < today < 3 and 0 < both < 3
+    # the fitted weights, timed as the advice runs them
+    assert fp.main(["time", str(model), "--deals", "64", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("4 columns (Prop and Cop 8 hidden units) on 64 deals: ")
+    assert out.rstrip().endswith(" ms")
 
 
 def test_fit_refuses_a_validation_set_of_every_hand(tmp_path):

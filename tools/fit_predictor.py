@@ -28,6 +28,11 @@ Its steps, each a subcommand:
 ``cover FILE DIR``
     Each hand's deals taken as the population: how often the advice's intervals (its rule
     for the predictor's column) hold the rate on subsets of ``--subsets`` deals.
+``time [FILE]``
+    The compiled predictor's cost as the advice pays it: the four columns of the ordinary hand
+    (three Prop and Cop partners with ``FILE``'s weights, default the package's, and the
+    package's Solo) on ``--deals`` of its sampled deals (65,536, the auxiliary stream's), the
+    best of ``--repeats``.
 
 The package's predictors and the figures of ``docs/statistics.md`` ("Predictors fitted in
 advance", 2026-12-04 and 05) come from::
@@ -55,6 +60,7 @@ advance", 2026-12-04 and 05) come from::
         /tmp/fp/solotest --kind solo
     python tools/fit_predictor.py cover solo_analysis/stats/solo_predictor.npz /tmp/fp/solotest \
         --kind solo --reps 400 --subsets 1024
+    python tools/fit_predictor.py time
 """
 
 from __future__ import annotations
@@ -62,6 +68,7 @@ from __future__ import annotations
 import argparse
 import glob
 import itertools
+import math
 import os
 import sys
 import time
@@ -453,6 +460,30 @@ def cover(
     )
 
 
+def time_columns(model: str | None, deals: int, repeats: int) -> float:
+    """Print and return the best seconds of the ordinary hand's four predictor columns."""
+    from solo_analysis.sampler import DealSampler
+    from solo_analysis.stats.predictor import default_predictor
+
+    sampler = DealSampler("AKJ94.K83.Q72.65", seat="second", turnup="7S", seed=3)
+    d = sampler.draw(deals)
+    hand = np.asarray(d[0, 1], dtype=np.int64)
+    prop = default_predictor("prop") if model is None else Predictor.load(model)
+    columns = [prop.fold(hand, 1, 0, p) for p in (0, 2, 3)]
+    columns.append(default_predictor("solo").fold(hand, 1, 0, 3))
+    for f in columns:
+        f(d[:16])  # compiled (or loaded from the cache) before the clock starts
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for f in columns:
+            f(d)
+        best = min(best, time.perf_counter() - start)
+    hidden = prop.b1.shape[0]
+    print(f"4 columns (Prop and Cop {hidden} hidden units) on {deals:,} deals: {best * 1e3:.1f} ms")
+    return best
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="step", required=True)
@@ -496,6 +527,10 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--reps", type=int, default=200, help="subsets of each size (200)")
     c.add_argument("--seed", type=int, default=1, help="seed of the subsets (1)")
     c.add_argument("--kind", choices=kinds, default="prop", help="the rows (prop)")
+    t = sub.add_parser("time", help="the ordinary hand's four predictor columns, timed")
+    t.add_argument("model", nargs="?", help="Prop and Cop weights (default: the package's)")
+    t.add_argument("--deals", type=int, default=65536, help="deals (65,536)")
+    t.add_argument("--repeats", type=int, default=7, help="runs, the best kept (7)")
     args = ap.parse_args(argv)
     try:
         if args.step == "solve":
@@ -521,6 +556,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.kind,
                 args.anneal,
             )
+        elif args.step == "time":
+            time_columns(args.model, args.deals, args.repeats)
         elif args.step == "cover":
             subsets = [int(v) for v in args.subsets.split(",")]
             cover(args.model, args.dir, subsets, args.reps, args.seed, args.kind)
