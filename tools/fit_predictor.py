@@ -43,7 +43,7 @@ advance", 2026-12-04 and 05) come from::
         --seed 7 --contracts prop
     python tools/fit_predictor.py solve /tmp/fp/test --test --deals 2048 --seed 11
     python tools/fit_predictor.py fit /tmp/fp/train /tmp/fp/trainb /tmp/fp/trainc \
-        --epochs 24 --decay 1e-5 --out solo_analysis/stats/prop_predictor.npz
+        --epochs 16 --decay 1e-5 --hidden 128 --out solo_analysis/stats/prop_predictor.npz
     python tools/fit_predictor.py measure solo_analysis/stats/prop_predictor.npz /tmp/fp/test \
         --blocks 256,512,768,1024
     python tools/fit_predictor.py cover solo_analysis/stats/prop_predictor.npz /tmp/fp/test \
