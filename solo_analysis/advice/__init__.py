@@ -26,7 +26,7 @@ from .request import (
     STOP_ON,
 )
 from .result import Advice
-from .sampling import CUT_SHARE, FIRST_BATCH, MIN_CUT_BATCH, PROGRESS_CHUNK
+from .sampling import CUT_SHARE, FIRST_BATCH, MIN_CUT_BATCH, MIN_STEP, PROGRESS_CHUNK
 
 __all__ = [
     "CUT_SHARE",
@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "FIRST_BATCH",
     "MIN_CUT_BATCH",
+    "MIN_STEP",
     "PROGRESS_CHUNK",
     "STOP_ON",
     "Advice",

@@ -44,6 +44,7 @@ __all__ = [
     "CUT_SHARE",
     "FIRST_BATCH",
     "MIN_CUT_BATCH",
+    "MIN_STEP",
     "PROGRESS_CHUNK",
     "SOLVE_CHUNK",
     "Outcome",
@@ -55,9 +56,11 @@ __all__ = [
     "still_open",
 ]
 
-#: size of the first batch of an adaptive run (and the smallest later one); later batches aim
-#: at the tolerance and at most double the total so far
+#: size of the first batch of an adaptive run; later batches aim at the tolerance, take at
+#: least :data:`MIN_STEP` more deals and at most double the total so far
 FIRST_BATCH: int = 64
+#: the smallest later batch of an adaptive run
+MIN_STEP: int = 32
 #: the smallest batch a run capped by ``max_positions`` goes on to (fewer fit: it stops)
 MIN_CUT_BATCH: int = 16
 #: under a positions cap, a batch's later chunks take at most this share of what the batch's
@@ -236,12 +239,12 @@ def _next_total(total: int, halfwidth: float, tolerance: float, max_samples: int
 
     A half-width shrinks as one over the square root of the deals: aim at the count that
     brings ``halfwidth``, the narrowest open interval, to the tolerance (if it falls short,
-    the next batch is small), at least :data:`FIRST_BATCH` more deals and at most twice as
+    the next batch is small), at least :data:`MIN_STEP` more deals and at most twice as
     many as now.  Aiming at the narrowest stops each row soon after it gets there; the wider
     rows take more batches, each aimed anew.
     """
     aim = math.ceil(total * (halfwidth / tolerance) ** 2)
-    return min(max(aim, total + FIRST_BATCH), 2 * total, max_samples)
+    return min(max(aim, total + MIN_STEP), 2 * total, max_samples)
 
 
 def _affordable(total: int, goal: int, batch_deals: int, batch_cost: float, left: float) -> int:
