@@ -2,20 +2,19 @@
 
 Every contract is solved on the first deals of the stream; after each batch the rows whose
 intervals reached the tolerance stop (each fixed row on its own, or each contract as a whole
-when the run stops on the rows the bid reads, :func:`still_open`), and the others go on to
-the next deals of the same stream, so all rows share their first deals and paired
-comparisons stay paired. A run
-stops at the tolerance, at ``max_samples`` deals, at a cap on the search's work
-(``max_positions``: each batch is cut to what the previous batch's positions per deal say
-fits, and the run stops when fewer than :data:`MIN_CUT_BATCH` deals do) or at a time limit
-(``max_seconds``). Under a positions cap a batch is solved in chunks of
-:data:`CUT_SHARE` of the deals its pace says fit in what is left (at least
-:data:`MIN_CUT_BATCH`), and stops when that pace says the next :data:`MIN_CUT_BATCH` would not
-fit; under a time limit, :data:`PROGRESS_CHUNK` at a time, stopping once the time is up. A
-batch whose deals are much harder than the last one's (or the first batch, whose first chunk
-has no pace to go by) overruns a cap by at most one chunk. Positions are counted by the
-search itself (a question given up on counts what it spent), so a capped run repeats from
-its seed on any machine; a timed one does not.
+when the run stops on the rows the bid reads, :func:`still_open`), and the others go on to the
+next deals of the same stream, so all rows share their first deals and paired comparisons stay
+paired. A run stops at the tolerance, at ``max_samples`` deals, at a cap on the search's work
+(``max_positions``: each batch is cut to what the previous batch's positions per deal say fits,
+and the run stops when fewer than :data:`MIN_CUT_BATCH` deals do) or at a time limit
+(``max_seconds``). Under a positions cap a batch is solved in chunks of :data:`CUT_SHARE` of
+the deals its pace says fit in what is left (at least :data:`MIN_CUT_BATCH`), and stops when
+that pace says the next :data:`MIN_CUT_BATCH` would not fit; under a time limit,
+:data:`PROGRESS_CHUNK` at a time, stopping once the time is up. A batch whose deals are much
+harder than the last one's (or the first batch, whose first chunk has no pace to go by)
+overruns a cap by at most one chunk. Positions are counted by the search itself (a question
+given up on counts what it spent), so a capped run repeats from its seed on any machine; a
+timed one does not.
 
 However large a batch, its deals are drawn and solved :data:`SOLVE_CHUNK` at a time (or
 :data:`PROGRESS_CHUNK` with a ``progress`` callback): the memory of a batch stays bounded, and
