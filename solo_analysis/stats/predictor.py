@@ -209,15 +209,6 @@ class Predictor:
         # honours held
         shape = w1[_SHAPE:_HONOURS].reshape(4, 4, 14, -1)[:, position]
         honours = w1[_HONOURS:].reshape(4, 4, 16, -1)[:, position]
-        codes = np.asarray(hand, dtype=np.int64)
-        mine = np.zeros(4, np.int64)
-        for bit, rank in enumerate(_HONOUR_RANKS):
-            mine[codes[codes % 13 == rank] // 13] |= 1 << bit
-        bias = self.b1.astype(np.float64) + w1[_PARTNER + (partner - seat) % 4 - 1]
-        bias += w1[_ELDEST + (0 - seat) % 4]
-        bias += table[codes, 0].sum(axis=0)
-        bias += shape[0, np.arange(4), np.bincount(codes // 13, minlength=4)].sum(axis=0)
-        bias += honours[0, np.arange(4), mine].sum(axis=0)
         # a suit's cards by rank: the rows of every holding of the low and of the high ranks
         cards = table.reshape(4, 13, 4 * hidden).transpose(1, 0, 2)  # rank, suit, role x hidden
         low_bits = (np.arange(1 << LOW_RANKS)[:, None] >> np.arange(LOW_RANKS)) & 1
@@ -234,6 +225,19 @@ class Predictor:
         for bit, rank in enumerate(_HONOUR_RANKS):
             held |= high_bits[:, rank - LOW_RANKS] << bit
         high += honours[:, :, held]
+        # the player's cards, lengths and honours, and the seating
+        codes = np.asarray(hand, dtype=np.int64)
+        suits, ranks_held = codes // 13, codes % 13
+        is_low = ranks_held < LOW_RANKS
+        mine_low = np.bincount(suits, np.where(is_low, 1 << ranks_held, 0), 4).astype(np.int64)
+        mine_high = np.bincount(
+            suits, np.where(is_low, 0, 1 << (ranks_held - LOW_RANKS)), 4
+        ).astype(np.int64)
+        each = np.arange(4)
+        bias = self.b1.astype(np.float64) + w1[_PARTNER + (partner - seat) % 4 - 1]
+        bias += w1[_ELDEST + (0 - seat) % 4]
+        bias += low[0, each, mine_low].sum(axis=0) + high[0, each, mine_high].sum(axis=0)
+        bias += shape[0, each, np.bincount(suits, minlength=4)].sum(axis=0)
         f32 = np.float32
         return Folded(
             roles(seat, partner),
