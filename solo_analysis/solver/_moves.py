@@ -248,11 +248,16 @@ def gen_moves(
                     if top:
                         sc = 60 - 2 * slen  # cash a winner, from a short suit first
                     elif mate_top:
-                        # cross to a team-mate's winner: high (unblocking), but low to
-                        # a partner across the table in a two-against-two trump contract
-                        # (an opponent plays between and after), and low to a bare top
-                        # card (a high card would fall under it)
-                        if (mate_pos == 2 and n_opp == 2 and trump < NT) or mate_len == 1:
+                        # cross to a team-mate's winner: high (unblocking) from the
+                        # shorter hand, but low to a bare top card (a high card would
+                        # fall under it); two against two, low from a hand as long as
+                        # the team-mate's (the short hand unblocks, the long one keeps
+                        # its high cards), and in trumps low to a partner across the
+                        # table (an opponent plays between and after)
+                        low = mate_len == 1
+                        if n_opp == 2:
+                            low = low or slen >= mate_len or (mate_pos == 2 and trump < NT)
+                        if low:
                             sc = 50 - r
                         else:
                             sc = 50 + r
