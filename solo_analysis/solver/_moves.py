@@ -250,10 +250,10 @@ def gen_moves(
                     elif mate_top:
                         # cross to a team-mate's winner: high (unblocking) from the
                         # shorter hand, but low to a bare top card (a high card would
-                        # fall under it); two against two, low from a hand as long as
-                        # the team-mate's (the short hand unblocks, the long one keeps
-                        # its high cards), and in trumps low to a partner across the
-                        # table (an opponent plays between and after)
+                        # fall under it); two against two, low from a hand at least as
+                        # long as the team-mate's (the short hand unblocks, the long one
+                        # keeps its high cards), and in trumps low to a partner across
+                        # the table (an opponent plays between and after)
                         low = mate_len == 1
                         if n_opp == 2:
                             low = low or slen >= mate_len or (mate_pos == 2 and trump < NT)
