@@ -39,7 +39,13 @@ from solo_analysis.solver import (
     solve_questions,
 )
 from solo_analysis.solver._bits import hibit, lowbit, pop13, pop52
-from solo_analysis.solver._bounds import defended_trumps, drawn_trumps, guarded_trumps
+from solo_analysis.solver._bounds import (
+    _side_run,
+    defended_trumps,
+    drawn_trumps,
+    guarded_trumps,
+    quick_tricks,
+)
 from solo_analysis.solver._moves import lead_weights
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
@@ -1153,6 +1159,59 @@ def test_guarded_trumps_endings_against_oracle(k):
                     checked += 1
                     credited += bound > 0
     assert credited > 0.1 * checked
+
+
+def test_side_run_counts_a_suit_split_between_two_hands():
+    """West's KJ87 opposite East's QT2, North's 94 the only other hearts.
+
+    The leader's own top run is the king alone; the line counted takes three rounds (the
+    king and the jack, then low to the queen; the best line takes four, which the count
+    does not look for), and a hand that cannot lead the suit any more stops the count.
+    """
+    rank = {r: i for i, r in enumerate("23456789TJQKA")}
+
+    def mask(cards: str) -> int:
+        return sum(1 << rank[c] for c in cards)
+
+    west, east, north = mask("KJ87"), mask("QT2"), mask("94")
+    assert _side_run(west, east, west | east | north) == (3, 4)
+    # a singleton king opposite the queen-jack: the king's trick, then the hand on lead is out
+    assert _side_run(mask("K"), mask("QJ"), mask("KQJ2")) == (1, 3)
+    # led from the queen-jack: the queen is overtaken by the king, and the king's hand is out
+    assert _side_run(mask("QJ"), mask("K"), mask("KQJ2")) == (1, 3)
+    # an opponent's ace above everything: no run at all
+    assert _side_run(west, east, west | east | mask("A"))[0] == 0
+
+
+@pytest.mark.parametrize("k", [4, 5])
+def test_no_trump_quick_tricks_against_oracle(k):
+    """Endings in two suits at no trump, two against two, against the oracle.
+
+    The count never credits the side on lead with more tricks than the oracle gives it, and
+    the solver answers as the oracle.
+    """
+    rng = np.random.default_rng([59, k])
+    pool = np.r_[0:13, 26:39]
+    deals = np.sort(
+        np.array([rng.choice(pool, 4 * k, replace=False).reshape(4, k) for _ in range(40)]),
+        axis=2,
+    ).astype(np.int8)
+    credited = 0
+    for declarers in [(0, 2), (0, 1), (1, 3), (2, 3)]:
+        side = np.array([int(s in declarers) for s in range(4)], dtype=np.int64)
+        for leader in range(4):
+            got = solve_batch(deals, trump=4, leader=leader, declarers=declarers)
+            for i, deal in enumerate(deals):
+                want = oracle(deal, 4, leader, declarers, False)
+                where = describe(deal, 4, leader, declarers, False)
+                assert int(got[i]) == want, f"{where}: oracle {want}, got {got[i]}"
+                h = np.array([sum(1 << int(c) for c in row) for row in deal], dtype=np.int64)
+                live = int(h[0] | h[1] | h[2] | h[3])
+                on_lead = want if side[leader] else k - want
+                count, _ = quick_tricks(h, leader, 4, live, side, k)
+                assert count <= on_lead, f"{where}: counted {count}, the side takes {on_lead}"
+                credited += count > 0
+    assert credited > 0
 
 
 def _lead_weights(

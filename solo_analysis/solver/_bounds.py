@@ -35,6 +35,47 @@ from ._bits import (
 )
 
 
+@njit(cache=True, inline="always")
+def _side_run(mine, mate, ls):
+    """Tricks a leader and his one team-mate surely take in a no-trump suit he leads now.
+
+    ``mine`` and ``mate`` are their 13-bit holdings, ``ls`` the suit's live cards.  The
+    side's cards above every opponent's (its combined top run) win whenever one is played.
+    The line counted: the hand on lead leads its highest such card and the other follows
+    with its lowest card (the higher of the two wins and leads next), or, holding none,
+    leads its lowest card for the other to overtake with its highest one; it stops when
+    the hand on lead can do neither.  Returns ``(tricks, length of the top run)``.
+    """
+    side = mine | mate
+    others = ls & ~side
+    run = side
+    if others:
+        run = side & ~((1 << (hibit(others) + 1)) - 1)
+    z = mine
+    zp = mate
+    n = 0
+    while True:
+        zt = z & run
+        if zt:
+            c = hibit(zt)
+            z ^= 1 << c
+            if zp:
+                f = lowbit(zp)
+                zp ^= 1 << f
+                if f > c:
+                    z, zp = zp, z
+        elif z and (zp & run):
+            c = lowbit(z)
+            z ^= 1 << c
+            f = hibit(zp & run)
+            zp ^= 1 << f
+            z, zp = zp, z
+        else:
+            break
+        n += 1
+    return n, pop13(run)
+
+
 @njit(cache=True)
 def _own_quick_tricks(h, hand_seat, trump, live, maxer, goal):
     """Tricks ``hand_seat`` can take at once on lead by cashing its own top cards.
@@ -168,6 +209,24 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
                     if best > pop52(hand):
                         best = pop52(hand)
                     rel = own_rel | r | (np.int64(1) << etop)
+                    if best >= goal:
+                        return best, rel
+    if trump == NT:
+        # a two-hand side running one suit on its combined top cards (a line of its own)
+        mate = -1
+        for p in range(4):
+            if p != leader and maxer[p] == maxer[leader]:
+                mate = p if mate == -1 else -2
+        if mate >= 0:
+            for s in range(4):
+                m = (h[leader] >> (13 * s)) & SUIT_MASK
+                if m == 0:
+                    continue
+                ls = (live >> (13 * s)) & SUIT_MASK
+                km, run = _side_run(m, (h[mate] >> (13 * s)) & SUIT_MASK, ls)
+                if km > best:
+                    best = km
+                    rel = top_cards_mask(ls, run, 13 * s)
                     if best >= goal:
                         return best, rel
     return best, rel
