@@ -1131,6 +1131,24 @@ def split_top_trump_endings(rng: np.random.Generator, n: int, k: int) -> np.ndar
     return out
 
 
+def _answers_against_oracle(deals, trump, sides):
+    """Each deal, declarer side and leader: the solver's answer, checked against the oracle.
+
+    Yields ``(side flags, leader, the oracle's tricks, a description, hand masks, live)``.
+    """
+    for declarers in sides:
+        side = np.array([int(s in declarers) for s in range(4)], dtype=np.int64)
+        for leader in range(4):
+            got = solve_batch(deals, trump=trump, leader=leader, declarers=declarers)
+            for i, deal in enumerate(deals):
+                want = oracle(deal, trump, leader, declarers, False)
+                where = describe(deal, trump, leader, declarers, False)
+                assert int(got[i]) == want, f"{where}: oracle {want}, got {got[i]}"
+                h = np.array([sum(1 << int(c) for c in row) for row in deal], dtype=np.int64)
+                live = int(h[0] | h[1] | h[2] | h[3])
+                yield side, leader, want, where, h, live
+
+
 @pytest.mark.parametrize("k", [4, 5])
 def test_guarded_trumps_endings_against_oracle(k):
     """Top trumps in different hands, every side and leader, against the oracle.
@@ -1143,21 +1161,13 @@ def test_guarded_trumps_endings_against_oracle(k):
     for deal in deals:
         assert len(set(deal.ravel().tolist())) == 4 * k
     checked = credited = 0
-    for declarers in [(0, 2), (0, 1), (1, 2), (0, 3), (0,), (3,)]:
-        side = np.array([int(s in declarers) for s in range(4)], dtype=np.int64)
-        for leader in range(4):
-            got = solve_batch(deals, trump=0, leader=leader, declarers=declarers)
-            for i, deal in enumerate(deals):
-                want = oracle(deal, 0, leader, declarers, False)
-                where = describe(deal, 0, leader, declarers, False)
-                assert int(got[i]) == want, f"{where}: oracle {want}, got {got[i]}"
-                h = np.array([sum(1 << int(c) for c in row) for row in deal], dtype=np.int64)
-                live = int(h[0] | h[1] | h[2] | h[3])
-                for want_side, tricks in ((1, want), (0, k - want)):
-                    bound, _ = guarded_trumps(h, 0, side, want_side, leader, live)
-                    assert bound <= tricks, f"{where}, side {want_side}: bound {bound}"
-                    checked += 1
-                    credited += bound > 0
+    sides = [(0, 2), (0, 1), (1, 2), (0, 3), (0,), (3,)]
+    for side, leader, want, where, h, live in _answers_against_oracle(deals, 0, sides):
+        for want_side, tricks in ((1, want), (0, k - want)):
+            bound, _ = guarded_trumps(h, 0, side, want_side, leader, live)
+            assert bound <= tricks, f"{where}, side {want_side}: bound {bound}"
+            checked += 1
+            credited += bound > 0
     assert credited > 0.1 * checked
 
 
@@ -1197,20 +1207,12 @@ def test_no_trump_quick_tricks_against_oracle(k):
         axis=2,
     ).astype(np.int8)
     credited = 0
-    for declarers in [(0, 2), (0, 1), (1, 3), (2, 3)]:
-        side = np.array([int(s in declarers) for s in range(4)], dtype=np.int64)
-        for leader in range(4):
-            got = solve_batch(deals, trump=4, leader=leader, declarers=declarers)
-            for i, deal in enumerate(deals):
-                want = oracle(deal, 4, leader, declarers, False)
-                where = describe(deal, 4, leader, declarers, False)
-                assert int(got[i]) == want, f"{where}: oracle {want}, got {got[i]}"
-                h = np.array([sum(1 << int(c) for c in row) for row in deal], dtype=np.int64)
-                live = int(h[0] | h[1] | h[2] | h[3])
-                on_lead = want if side[leader] else k - want
-                count, _ = quick_tricks(h, leader, 4, live, side, k)
-                assert count <= on_lead, f"{where}: counted {count}, the side takes {on_lead}"
-                credited += count > 0
+    sides = [(0, 2), (0, 1), (1, 3), (2, 3)]
+    for side, leader, want, where, h, live in _answers_against_oracle(deals, 4, sides):
+        on_lead = want if side[leader] else k - want
+        count, _ = quick_tricks(h, leader, 4, live, side, k)
+        assert count <= on_lead, f"{where}: counted {count}, the side takes {on_lead}"
+        credited += count > 0
     assert credited > 0
 
 
