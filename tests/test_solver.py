@@ -40,6 +40,7 @@ from solo_analysis.solver import (
 )
 from solo_analysis.solver._bits import hibit, lowbit, pop13, pop52
 from solo_analysis.solver._bounds import (
+    _run_line,
     _side_run,
     defended_trumps,
     drawn_trumps,
@@ -1174,9 +1175,10 @@ def test_guarded_trumps_endings_against_oracle(k):
 def test_side_run_counts_a_suit_split_between_two_hands():
     """West's KJ87 opposite East's QT2, North's 94 the only other hearts.
 
-    The leader's own top run is the king alone; the line counted takes three rounds (the
-    king and the jack, then low to the queen; the best line takes four, which the count
-    does not look for), and a hand that cannot lead the suit any more stops the count.
+    The leader's own top run is the king alone.  The greedy line takes three rounds (the
+    king and the jack, then low to the queen, and East is out); the unblocking line takes
+    four (low to the queen, the ten, low to the king, the jack), and the count is the
+    better of the two.  A hand that cannot lead the suit any more stops a line.
     """
     rank = {r: i for i, r in enumerate("23456789TJQKA")}
 
@@ -1184,7 +1186,11 @@ def test_side_run_counts_a_suit_split_between_two_hands():
         return sum(1 << rank[c] for c in cards)
 
     west, east, north = mask("KJ87"), mask("QT2"), mask("94")
-    assert _side_run(west, east, west | east | north) == (3, 4)
+    assert _run_line(west, east, mask("KQJT"), False) == 3
+    assert _run_line(west, east, mask("KQJT"), True) == 4
+    assert _side_run(west, east, west | east | north) == (4, 4)
+    # led from the short hand: its queen-ten first, then low to the king
+    assert _side_run(east, west, west | east | north) == (4, 4)
     # a singleton king opposite the queen-jack: the king's trick, then the hand on lead is out
     assert _side_run(mask("K"), mask("QJ"), mask("KQJ2")) == (1, 3)
     # led from the queen-jack: the queen is overtaken by the king, and the king's hand is out

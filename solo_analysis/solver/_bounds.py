@@ -36,27 +36,34 @@ from ._bits import (
 
 
 @njit(cache=True, inline="always")
-def _side_run(mine, mate, ls):
-    """Tricks a leader and his one team-mate surely take in a no-trump suit he leads now.
+def _run_line(mine, mate, run, unblock):
+    """Tricks of one line of a two-hand side running a no-trump suit on its top cards.
 
-    ``mine`` and ``mate`` are their 13-bit holdings, ``ls`` the suit's live cards.  The
-    side's cards above every opponent's (its combined top run) win whenever one is played.
-    The line counted: the hand on lead leads its highest such card and the other follows
-    with its lowest card (the higher of the two wins and leads next), or, holding none,
-    leads its lowest card for the other to overtake with its highest one; it stops when
-    the hand on lead can do neither.  Returns ``(tricks, length of the top run)``.
+    ``mine`` (the hand on lead) and ``mate`` are 13-bit holdings, ``run`` the side's cards
+    above every opponent's, each of which wins whenever it is the highest card of a trick.
+    The greedy line (``unblock`` false): the hand on lead leads its highest run card and the
+    other follows with its lowest card (the higher of the two wins and leads next), or,
+    holding none, leads its lowest card for the other to overtake with its highest run card.
+    The unblocking line (``unblock`` true): the shorter hand's run cards are played first
+    (the longer hand on lead leads low to them), then the longer hand's.  Each stops when
+    the hand on lead can do neither.
     """
-    side = mine | mate
-    others = ls & ~side
-    run = side
-    if others:
-        run = side & ~((1 << (hibit(others) + 1)) - 1)
     z = mine
     zp = mate
+    short_lead = pop13(mine) < pop13(mate)
     n = 0
     while True:
         zt = z & run
-        if zt:
+        if unblock and not short_lead and (zp & run) and z:
+            # the longer hand leads low to the shorter hand's highest run card
+            c = lowbit(z)
+            z ^= 1 << c
+            f = hibit(zp & run)
+            zp ^= 1 << f
+            if f > c:
+                z, zp = zp, z
+                short_lead = not short_lead
+        elif zt:
             c = hibit(zt)
             z ^= 1 << c
             if zp:
@@ -64,16 +71,35 @@ def _side_run(mine, mate, ls):
                 zp ^= 1 << f
                 if f > c:
                     z, zp = zp, z
+                    short_lead = not short_lead
         elif z and (zp & run):
             c = lowbit(z)
             z ^= 1 << c
             f = hibit(zp & run)
             zp ^= 1 << f
             z, zp = zp, z
+            short_lead = not short_lead
         else:
             break
         n += 1
-    return n, pop13(run)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _side_run(mine, mate, ls):
+    """Tricks a leader and his one team-mate surely take in a no-trump suit he leads now.
+
+    ``mine`` and ``mate`` are their 13-bit holdings, ``ls`` the suit's live cards.  The
+    side's cards above every opponent's (its combined top run) win whenever one is played;
+    the count is the better of two lines of :func:`_run_line` (greedy, and the shorter
+    hand unblocking first).  Returns ``(tricks, length of the top run)``.
+    """
+    side = mine | mate
+    run = top_run_mask(side, ls, 0)
+    n = _run_line(mine, mate, run, False)
+    if pop13(mine) != pop13(mate):
+        n = max(n, _run_line(mine, mate, run, True))
+    return n, top_run(side, ls)
 
 
 @njit(cache=True)
