@@ -50,11 +50,11 @@ advance", 2026-12-04 and 05) come from::
         --reps 400
     python tools/fit_predictor.py cover solo_analysis/stats/prop_predictor.npz /tmp/fp/test \
         --reps 400 --subsets 768
-    python tools/fit_predictor.py solve /tmp/fp/solo --hands 800 --hand-seed 606 --seed 8 \
+    python tools/fit_predictor.py solve /tmp/fp/solo --hands 2000 --hand-seed 606 --seed 8 \
         --contracts solo --solo-score 15
     python tools/fit_predictor.py solve /tmp/fp/solotest --hands 20 --hand-seed 707 --seed 12 \
         --deals 2048 --contracts solo --solo-score 15
-    python tools/fit_predictor.py fit /tmp/fp/solo --kind solo --epochs 24 \
+    python tools/fit_predictor.py fit /tmp/fp/solo --kind solo --epochs 24 --decay 1e-4 \
         --out solo_analysis/stats/solo_predictor.npz
     python tools/fit_predictor.py measure solo_analysis/stats/solo_predictor.npz \
         /tmp/fp/solotest --kind solo
