@@ -96,8 +96,12 @@ def _side_run(mine, mate, ls):
     """
     side = mine | mate
     run = top_run_mask(side, ls, 0)
+    if run == 0:
+        return 0, 0
     n = _run_line(mine, mate, run, False)
-    if pop13(mine) != pop13(mate):
+    a = pop13(mine)
+    b = pop13(mate)
+    if a != b and n < min(pop13(run), max(a, b)):
         n = max(n, _run_line(mine, mate, run, True))
     return n, top_run(side, ls)
 
