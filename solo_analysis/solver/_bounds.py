@@ -91,8 +91,10 @@ def _side_run(mine, mate, ls):
 
     ``mine`` and ``mate`` are their 13-bit holdings, ``ls`` the suit's live cards.  The
     side's cards above every opponent's (its combined top run) win whenever one is played;
-    the count is the better of two lines of :func:`_run_line` (greedy, and the shorter
-    hand unblocking first).  Returns ``(tricks, length of the top run)``.
+    the count is the better of two lines of :func:`_run_line`: the greedy one, and, where
+    the hands' lengths differ and the greedy count falls short of both the run's length and
+    the longer hand's (bounds of any line), the shorter hand unblocking first.
+    Returns ``(tricks, length of the top run)``.
     """
     side = mine | mate
     run = top_run_mask(side, ls, 0)
