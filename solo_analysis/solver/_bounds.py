@@ -103,9 +103,10 @@ def _side_run(mine, mate, ls):
     n = _run_line(mine, mate, run, False)
     a = pop13(mine)
     b = pop13(mate)
-    if a != b and n < min(pop13(run), max(a, b)):
+    k = pop13(run)
+    if a != b and n < min(k, max(a, b)):
         n = max(n, _run_line(mine, mate, run, True))
-    return n, top_run(side, ls)
+    return n, k
 
 
 @njit(cache=True)
@@ -200,9 +201,11 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
     hand = h[leader]
     combine = not opponents_hold_trumps(h, trump, maxer, side)
     etop = 0
+    mate = -1  # the leader's one team-mate (-2: more than one)
     for p in range(4):
         if p == leader or maxer[p] != side:
             continue
+        mate = p if mate == -1 else -2
         entry = False
         for s in range(4):
             if ((hand >> (13 * s)) & SUIT_MASK) == 0:
@@ -245,10 +248,6 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
                         return best, rel
     if trump == NT:
         # a two-hand side running one suit on its combined top cards (a line of its own)
-        mate = -1
-        for p in range(4):
-            if p != leader and maxer[p] == maxer[leader]:
-                mate = p if mate == -1 else -2
         if mate >= 0:
             for s in range(4):
                 m = (h[leader] >> (13 * s)) & SUIT_MASK
