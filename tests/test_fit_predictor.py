@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 from script_loader import ROOT, load_script
 
+from solo_analysis.stats.predictor import encode
+
 SPECS = ["AKJ94.K83.Q72.65:second:7S", "Q7.KJ93.A864.T52:dealer:4D"]
 
 
@@ -41,9 +43,15 @@ def test_solve_fit_and_measure(tmp_path, capsys):
     assert fp.main(fit) == 0
     assert "validation log loss" in capsys.readouterr().out
     net = fp.Net.load(str(model))
-    assert [w.shape for w in net.weights] == [(732, 8), (8, 1)]
-    p = net.predict(fp.encode(hands[0].deals, hands[0].seat, hands[0].trump, 0))
+    assert [w.shape for w in net.weights] == [(fp.N_INPUTS, 8), (8, 1)]
+    p = net.predict(encode(hands[0].deals, hands[0].seat, hands[0].trump, 0))
     assert p.shape == (144,) and ((p > 0) & (p < 1)).all()
+    # the joint indicators as columns give the dense inputs' predictions
+    split = net.predict(*fp._inputs(hands[0].deals, hands[0].seat, hands[0].trump, 0))
+    np.testing.assert_allclose(split, p, rtol=1e-5)
+    # and the package's compiled predictor the same
+    folded = fp.Predictor.load(str(model)).predict(hands[0].deals, hands[0].seat, hands[0].trump, 0)
+    np.testing.assert_allclose(folded, p, atol=2e-6)
     assert fp.main(["measure", str(model), str(data), "--blocks", "144"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 + 6 + 2 and lines[-1].startswith("median")

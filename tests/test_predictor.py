@@ -14,10 +14,15 @@ from solo_analysis.rules import load_rules
 from solo_analysis.sampler import DealSampler
 from solo_analysis.stats.control import CV_PREDICTOR_ALONE, Controls, cv_mean
 from solo_analysis.stats.predictor import (
+    N_BASE,
     N_INPUTS,
+    N_SPLIT,
+    N_TOP,
     Predictor,
     default_predictor,
     encode,
+    encode_base,
+    joint_inputs,
     roles,
     suit_order,
 )
@@ -25,10 +30,10 @@ from solo_analysis.stats.predictor import (
 HAND = "AKJ94.K83.Q72.65"
 
 
-def _random_predictor(hidden: int, seed: int) -> Predictor:
+def _random_predictor(hidden: int, seed: int, inputs: int = N_INPUTS) -> Predictor:
     rng = np.random.default_rng(seed)
     return Predictor(
-        rng.normal(0.0, 0.1, (N_INPUTS, hidden)).astype(np.float32),
+        rng.normal(0.0, 0.1, (inputs, hidden)).astype(np.float32),
         rng.normal(0.0, 0.1, hidden).astype(np.float32),
         rng.normal(0.0, 0.3, (hidden, 1)).astype(np.float32),
         np.array([0.2], np.float32),
@@ -47,8 +52,10 @@ def _deals(hand: str, seat: str, turnup: str | None, n: int, seed: int) -> np.nd
         (HAND, "eldest", None, -1),
     ],
 )
-def test_the_folded_network_gives_the_reference_s_predictions(hand, seat, turnup, trump):
-    net = _random_predictor(16, 3)
+@pytest.mark.parametrize("inputs", [N_INPUTS, N_BASE])
+def test_the_folded_network_gives_the_reference_s_predictions(hand, seat, turnup, trump, inputs):
+    # N_BASE: a predictor fitted before the joint indicators, which reads none of them
+    net = _random_predictor(16, 3, inputs)
     deals = _deals(hand, seat, turnup, 200, 5)
     me = ["eldest", "second", "third", "dealer"].index(seat)
     for partner in range(4):
@@ -88,11 +95,27 @@ def test_inputs_name_each_card_s_holder_by_role():
     np.testing.assert_array_equal(shape.argmax(axis=3), length)
     # each role's ace, king, queen and jack of each suit, as one indicator of 16 (bit 0 the
     # ace): the player's AKJ of spades, K of hearts, Q of diamonds, none of clubs
-    honours = x[:, 476:].reshape(8, 4, 4, 16)
+    honours = x[:, 476:N_BASE].reshape(8, 4, 4, 16)
     assert (honours.sum(axis=3) == 1).all()
     assert (honours[:, 0].argmax(axis=2) == [1 + 2 + 8, 2, 4, 0]).all()
     bits = (onehot[:, :, [12, 11, 10, 9], :] * np.array([1, 2, 4, 8])[:, None]).sum(axis=2)
     np.testing.assert_array_equal(honours.argmax(axis=3), bits.transpose(0, 2, 1))
+    # each suit's joint indicators: who holds its ace, king, queen and jack, and how its cards
+    # split between the two other roles (lengths at most 6)
+    holder = onehot.argmax(axis=3)  # deal, suit, rank
+    top = x[:, N_BASE : N_BASE + 4 * N_TOP].reshape(8, 4, N_TOP)
+    assert (top.sum(axis=2) == 1).all()
+    want = holder[:, :, 12] * 64 + holder[:, :, 11] * 16 + holder[:, :, 10] * 4 + holder[:, :, 9]
+    np.testing.assert_array_equal(top.argmax(axis=2), want)
+    split = x[:, N_BASE + 4 * N_TOP :].reshape(8, 4, N_SPLIT)
+    assert (split.sum(axis=2) == 1).all()
+    np.testing.assert_array_equal(
+        split.argmax(axis=2), np.minimum(length[:, 2], 6) * 7 + np.minimum(length[:, 3], 6)
+    )
+    cols = joint_inputs(deals, 1, 0, 3)  # the joint indicators that are 1, as columns
+    assert cols.shape == (8, 8) and (x[np.arange(8)[:, None], cols] == 1).all()
+    assert (x[:, N_BASE:].sum(axis=1) == 8).all()
+    np.testing.assert_array_equal(encode_base(deals, 1, 0, 3), x[:, :N_BASE])
     # the side suits by the player's holding: hearts K83 and diamonds Q72 (three each, the
     # king first), then clubs 65
     assert suit_order(deals[0, 1], 0) == [0, 1, 2, 3]

@@ -79,7 +79,15 @@ import numpy as np
 from solo_analysis.cards import PLAY_SEATS
 from solo_analysis.errors import SoloAnalysisError
 from solo_analysis.stats.control import CV_AUX_DEALS, Controls, deal_features, sigmoid
-from solo_analysis.stats.predictor import N_INPUTS, PREDICTORS, Predictor, encode, solo_partner
+from solo_analysis.stats.predictor import (
+    N_BASE,
+    N_INPUTS,
+    PREDICTORS,
+    Predictor,
+    encode_base,
+    joint_inputs,
+    solo_partner,
+)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HCP = np.maximum(np.arange(13) - 8, 0)
@@ -223,15 +231,30 @@ class Net:
         ]
         return cls(w, [np.zeros(b, np.float32) for b in sizes[1:]])
 
-    def layers(self, x: np.ndarray) -> list[np.ndarray]:
-        out = [x]
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            h = out[-1] @ w + b
+    def layers(self, x: np.ndarray, cols: np.ndarray | None = None) -> list[np.ndarray]:
+        """Every layer's output; ``x`` the inputs, or with ``cols`` their first columns.
+
+        ``cols`` (``(n, k)`` column numbers) names the inputs past ``x``'s that are 1 (the
+        joint indicators, :func:`joint_inputs`), the others 0: the same sums as the dense
+        inputs (:func:`encode`) without their memory.
+        """
+        w0 = self.weights[0]
+        h = x @ w0[: x.shape[1]] + self.biases[0]
+        if cols is not None and w0.shape[0] > x.shape[1]:  # not a network fitted without them
+            h += w0[cols].sum(axis=1)
+        out = [x, np.maximum(h, 0.0) if len(self.weights) > 1 else h]
+        for i in range(1, len(self.weights)):
+            h = out[-1] @ self.weights[i] + self.biases[i]
             out.append(np.maximum(h, 0.0) if i < len(self.weights) - 1 else h)
         return out
 
-    def predict(self, x: np.ndarray, chunk: int = 65536) -> np.ndarray:
-        parts = [self.layers(x[i : i + chunk])[-1][:, 0] for i in range(0, len(x), chunk)]
+    def predict(
+        self, x: np.ndarray, cols: np.ndarray | None = None, chunk: int = 65536
+    ) -> np.ndarray:
+        parts = [
+            self.layers(x[i : i + chunk], None if cols is None else cols[i : i + chunk])[-1][:, 0]
+            for i in range(0, len(x), chunk)
+        ]
         return sigmoid(np.concatenate(parts))
 
     def save(self, path: str) -> None:
@@ -263,30 +286,41 @@ def train(
     rate: float = 1e-3,
     batch: int = 512,
     anneal: bool = False,
+    cols: np.ndarray | None = None,
+    cols_v: np.ndarray | None = None,
 ) -> float:
     """Adam on the log loss with weight decay; keeps the epoch best on ``(xv, yv)``.
 
-    With ``anneal`` the step size falls from ``rate`` to zero along a half cosine over the
-    epochs.
+    ``cols`` and ``cols_v``: the joint indicators that are 1 of ``x`` and ``xv``'s rows (see
+    :meth:`Net.layers`).  With ``anneal`` the step size falls from ``rate`` to zero along a
+    half cosine over the epochs.
     """
     rng = np.random.default_rng(seed)
     params = net.weights + net.biases
     m1 = [np.zeros_like(p) for p in params]
     m2 = [np.zeros_like(p) for p in params]
     nl = len(net.weights)
+    dense = x.shape[1]
     best, kept, step = np.inf, net, 0
     steps = epochs * ((len(x) + batch - 1) // batch)
     for epoch in range(epochs):
         order = rng.permutation(len(x))
         for i in range(0, len(x), batch):
             j = order[i : i + batch]
-            acts = net.layers(x[j])
+            cj = None if cols is None else cols[j]
+            acts = net.layers(x[j], cj)
             p = sigmoid(acts[-1][:, 0])
             g = ((p - y[j]) / len(j)).astype(np.float32)[:, None]
             gw: list[np.ndarray] = [np.empty(0)] * nl
             gb: list[np.ndarray] = [np.empty(0)] * nl
             for layer in range(nl - 1, -1, -1):
-                gw[layer] = acts[layer].T @ g + decay * net.weights[layer]
+                if layer:
+                    gw[layer] = acts[layer].T @ g + decay * net.weights[layer]
+                else:
+                    gw[0] = decay * net.weights[0]
+                    gw[0][:dense] += acts[0].T @ g
+                    if cj is not None:
+                        gw[0] += _joint_sums(cj, g, gw[0].shape[0])
                 gb[layer] = g.sum(axis=0)
                 if layer:
                     g = (g @ net.weights[layer].T) * (acts[layer] > 0)
@@ -296,7 +330,7 @@ def train(
                 m1[k] = 0.9 * m1[k] + 0.1 * g_
                 m2[k] = 0.999 * m2[k] + 0.001 * g_ * g_
                 p_ -= lr * (m1[k] / (1 - 0.9**step)) / (np.sqrt(m2[k] / (1 - 0.999**step)) + 1e-8)
-        loss = log_loss(net.predict(xv), yv)
+        loss = log_loss(net.predict(xv, cols_v), yv)
         print(f"epoch {epoch + 1:3d}  validation log loss {loss:.4f}", flush=True)
         if loss < best:
             best = loss
@@ -305,20 +339,37 @@ def train(
     return best
 
 
-def _examples(hands: list[Rows]) -> tuple[np.ndarray, np.ndarray]:
-    """The inputs and results of every solved row, written into one array (a few GB)."""
+def _joint_sums(cols: np.ndarray, g: np.ndarray, inputs: int) -> np.ndarray:
+    """For each input, the sum of ``g``'s rows whose joint columns ``cols`` name it."""
+    import scipy.sparse  # the dev extra's
+
+    n, k = cols.shape
+    where = (cols.ravel().astype(np.int64), np.repeat(np.arange(n), k))
+    ones = scipy.sparse.csr_matrix((np.ones(n * k, np.float32), where), shape=(inputs, n))
+    out: np.ndarray = ones @ g
+    return out
+
+
+def _examples(hands: list[Rows]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The inputs of every solved row and their results, each in one array (a few GB).
+
+    The inputs as :func:`encode_base`'s and the joint indicators' columns that are 1
+    (:func:`joint_inputs`).
+    """
     rows = sum(int((~np.isnan(y)).sum()) for h in hands for y in h.made)
-    x = np.empty((rows, N_INPUTS), np.float32)
+    x = np.empty((rows, N_BASE), np.float32)
+    cols = np.empty((rows, 8), np.int16)
     y_all = np.empty(rows, np.float32)
     at = 0
     for h in hands:
         for partner, y in zip(h.partners, h.made, strict=True):
             ok = ~np.isnan(y)
             k = int(ok.sum())
-            x[at : at + k] = encode(h.deals[ok], h.seat, h.trump, partner)
+            x[at : at + k] = encode_base(h.deals[ok], h.seat, h.trump, partner)
+            cols[at : at + k] = joint_inputs(h.deals[ok], h.seat, h.trump, partner)
             y_all[at : at + k] = y[ok]
             at += k
-    return x, y_all
+    return x, cols, y_all
 
 
 def fit(
@@ -336,21 +387,28 @@ def fit(
     hands = [h for d in dirs for h in load(d, kind)]
     if validate >= len(hands):
         raise SystemExit(f"error: --validate {validate} leaves no hand to fit on ({len(hands)})")
-    x, y = _examples(hands[: len(hands) - validate])
-    xv, yv = _examples(hands[len(hands) - validate :])
+    x, cols, y = _examples(hands[: len(hands) - validate])
+    xv, cols_v, yv = _examples(hands[len(hands) - validate :])
     print(
         f"fitting on {len(x):,} rows of {len(hands) - validate} hands, "
         f"choosing the epoch on {len(xv):,} of {validate}",
         flush=True,
     )
-    net = Net.new([x.shape[1], *hidden, 1], seed)
-    best = train(net, x, y, xv, yv, epochs, decay, seed, anneal=anneal)
+    net = Net.new([N_INPUTS, *hidden, 1], seed)
+    best = train(net, x, y, xv, yv, epochs, decay, seed, anneal=anneal, cols=cols, cols_v=cols_v)
     const = log_loss(np.full(len(yv), y.mean()), yv)
     print(f"validation log loss {best:.4f} (a constant {const:.4f})")
     net.save(out)
 
 
 # ---------------------------------------------------------------- measure
+
+
+def _inputs(
+    deals: np.ndarray, seat: int, trump: int, partner: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`Net.predict`'s inputs of ``deals``: the base inputs and the joint columns."""
+    return encode_base(deals, seat, trump, partner), joint_inputs(deals, seat, trump, partner)
 
 
 def _cells(line: list[float]) -> str:
@@ -384,8 +442,8 @@ def measure(model: str, directory: str, blocks: list[int], kind: str = "prop") -
         x48, xa48 = deal_features(h.deals, h.seat, trump), deal_features(ad, h.seat, trump)
         today = _controls(xa48, len(ad))
         for partner, y in zip(h.partners, h.made, strict=True):
-            g = net.predict(encode(h.deals, h.seat, h.trump, partner))[:, None]
-            ga = net.predict(encode(ad, h.seat, h.trump, partner))[:, None]
+            g = net.predict(*_inputs(h.deals, h.seat, h.trump, partner))[:, None]
+            ga = net.predict(*_inputs(ad, h.seat, h.trump, partner))[:, None]
             alone = _controls(ga, len(ad), logistic=False)
             x_both, both = np.hstack([x48, g]), _controls(np.hstack([xa48, ga]), len(ad))
             line = []

@@ -1,8 +1,10 @@
 """Compiled kernel of :meth:`~solo_analysis.stats.predictor.Predictor.predict`.
 
 The first layer arrives folded into rows of a role's holding in a suit (one for its low cards, one
-for its high cards and honours, one for its length), so a deal's hidden layer is the bias plus
-three rows for each of the other three roles and each suit; the advice runs it on every solved deal
+for its high cards and honours, one for its length) and of a suit's joint holding (who holds its
+top four cards, how it splits between the two other roles), so a deal's hidden layer is the bias
+plus three rows for each of the other three roles and each suit, and two a suit; the advice runs
+it on every solved deal
 and on an auxiliary stream of 65,536 deals a predictor column, in blocks of
 :data:`BLOCK` deals shared among the threads.
 """
@@ -23,7 +25,7 @@ LOW_RANKS = 7
 
 
 @njit(cache=True, parallel=True, fastmath=True)
-def predict_into(deals, role, low, high, shape, bias, w2, b2, out):
+def predict_into(deals, role, low, high, shape, top, split, bias, w2, b2, out):
     """Write the predictions for ``deals`` (``int8[n, 4, 13]``) into ``out`` (``float64[n]``).
 
     ``role[q]`` is the role of play seat ``q`` (0 the player, whose cards, lengths and honours
@@ -40,13 +42,18 @@ def predict_into(deals, role, low, high, shape, bias, w2, b2, out):
     """
     n = deals.shape[0]
     hidden = bias.shape[0]
+    joint = top.shape[1] > 0
     for b in prange((n + BLOCK - 1) // BLOCK):
         h = np.empty(hidden, np.float32)
         count = np.empty(4, np.int64)
         lows = np.empty(4, np.int64)
         highs = np.empty(4, np.int64)
+        tops = np.empty(4, np.int64)
+        splits = np.empty(4, np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             h[:] = bias
+            tops[:] = 0
+            splits[:] = 0
             for q in range(4):
                 r = role[q]
                 if r == 0:
@@ -69,6 +76,19 @@ def predict_into(deals, role, low, high, shape, bias, w2, b2, out):
                     k = count[s]
                     for u in range(hidden):
                         h[u] += low[r, s, a, u] + high[r, s, m, u] + shape[r, s, k, u]
+                    # the jack to the ace are bits 2 to 5 of the high mask; the player's
+                    # cards add role 0, nothing
+                    for j in range(4):
+                        if (m >> (5 - j)) & 1:
+                            tops[s] += r << (6 - 2 * j)
+                    if r >= 2:
+                        splits[s] += min(k, 6) * (7 if r == 2 else 1)
+            if joint:
+                for s in range(4):
+                    t = tops[s]
+                    v = splits[s]
+                    for u in range(hidden):
+                        h[u] += top[s, t, u] + split[s, v, u]
             eta = b2
             for u in range(hidden):
                 if h[u] > 0.0:

@@ -17,12 +17,17 @@ suit and in all; then where the partner and the eldest hand sit; then each role'
 each suit as one of 14 indicators (a void, a singleton, ... thirteen cards), which give the
 network the shapes that decide ruffs without building them from the linear lengths; last, which
 of the suit's ace, king, queen and jack each role holds, as one of 16 indicators a role and suit
-(the honours that win tricks together, which a sum over single cards does not see).  The
-network is one ReLU layer and a logistic output.  The seating aside, every input is a sum over
-the cards or an indicator of one role's holding in one suit, so its first layer folds into
-rows of a role's holding in a suit, one for its cards of 2 to 8, one for its cards of 9 to ace
-and its honours, one for its length (:meth:`Predictor.fold`): a deal costs 3 x 12 row
-additions, compiled (:func:`~solo_analysis.stats._predictor.predict_into`).
+(the honours that win tricks together, which a sum over single cards does not see); then two
+joint indicators a suit (:func:`joint_inputs`): who holds its ace, king, queen and jack, one of
+256 (where the top cards lie against each other: a king behind the ace or in front of it), and
+how its cards split between the two other roles, one of 49.  The network is one ReLU layer and
+a logistic output.  The seating aside, every input is a sum over the cards or an indicator of
+one role's holding in one suit or of one suit's holders, so its first layer folds into rows of
+a role's holding in a suit, one for its cards of 2 to 8, one for its cards of 9 to ace and its
+honours, one for its length, and two rows a suit for its joint indicators
+(:meth:`Predictor.fold`): a deal costs 3 x 12 + 2 x 4 row additions, compiled
+(:func:`~solo_analysis.stats._predictor.predict_into`).  A predictor fitted without the joint
+indicators (a first layer of :data:`N_BASE` rows) still loads, and reads none of them.
 """
 
 from __future__ import annotations
@@ -37,12 +42,17 @@ from ._predictor import LOW_RANKS, predict_into
 from .control import CV_PREDICTOR_ALONE, sigmoid
 
 __all__ = [
+    "N_BASE",
     "N_INPUTS",
+    "N_SPLIT",
+    "N_TOP",
     "PREDICTORS",
     "Folded",
     "Predictor",
     "default_predictor",
     "encode",
+    "encode_base",
+    "joint_inputs",
     "roles",
     "solo_partner",
     "suit_order",
@@ -52,7 +62,15 @@ __all__ = [
 #: length and points a suit (16 + 16), each role's points (4), the seating (3 + 4 + 1 spare),
 #: each role's length a suit as indicators (4 roles x 4 suits x 14 lengths), each role's
 #: honours (ace, king, queen, jack) a suit as indicators (4 roles x 4 suits x 16 holdings)
-N_INPUTS: int = 732
+N_BASE: int = 732
+#: joint indicators a suit: who holds its ace, king, queen and jack (4 roles each), and how
+#: its cards split between the two other roles (each one's length, at most 6)
+N_TOP: int = 256
+N_SPLIT: int = 49
+#: every input: the :data:`N_BASE`, then each suit's :data:`N_TOP`, then each suit's
+#: :data:`N_SPLIT` joint indicators.  A predictor fitted before the joint indicators existed
+#: has :data:`N_BASE` rows in its first layer and reads none of them.
+N_INPUTS: int = N_BASE + 4 * N_TOP + 4 * N_SPLIT
 #: the predictors shipped with the package by kind (the contract's name): the weights file
 #: (written by ``tools/fit_predictor.py fit``), the trick target whose double-dummy results it
 #: was fitted on, and below how many deals its column stands alone (0: never; Solo's explains
@@ -64,6 +82,9 @@ PREDICTORS: dict[str, tuple[str, int, int]] = {
 _HCP = np.maximum(np.arange(13) - 8, 0)
 _ONEHOT, _LENGTH, _POINTS, _TOTAL, _PARTNER, _ELDEST, _SHAPE = 0, 208, 224, 240, 244, 248, 252
 _HONOURS = 476
+_TOP = N_BASE
+_SPLIT = _TOP + 4 * N_TOP
+_SPLIT_CAP = 6
 #: the ranks whose holder makes a suit's honours indicator (bit 0 the ace's)
 _HONOUR_RANKS = (12, 11, 10, 9)
 
@@ -104,21 +125,49 @@ def suit_order(hand: np.ndarray, trump: int) -> list[int]:
     return ([trump] if 0 <= trump < 4 else []) + side
 
 
-def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
-    """The network's inputs with ``partner`` (Solo's: :func:`solo_partner`), ``float32[n, 732]``.
-
-    ``deals`` are card codes ``(n, 4, 13)`` in play order, every deal with the player's hand at
-    ``seat``; ``trump`` a suit 0..3, or -1 for none.  This is the reference the fitting uses;
-    the advice evaluates the same network through :meth:`Predictor.predict`.
-    """
+def _card_roles(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
+    """The role holding each card, ``int64[n, 4, 13]``: suits in input order, ranks from the two."""
     n = deals.shape[0]
     d = np.asarray(deals, dtype=np.int64)
     owner = np.empty((n, 52), np.int64)
     rows = np.repeat(np.arange(n), 13)
     for q in range(4):
         owner[rows, d[:, q, :].ravel()] = q
-    role = roles(seat, partner)[owner].reshape(n, 4, 13)
-    role = role[:, suit_order(d[0, seat] if n else np.zeros(0, np.int64), trump), :]
+    role: np.ndarray = roles(seat, partner)[owner].reshape(n, 4, 13)
+    return role[:, suit_order(d[0, seat] if n else np.zeros(0, np.int64), trump), :]
+
+
+def joint_inputs(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
+    """The inputs of the joint indicators that are 1, ``int64[n, 8]`` (columns of :func:`encode`).
+
+    For each suit in input order, one of the :data:`N_TOP` holdings of its ace, king, queen and
+    jack by role (``64 r(A) + 16 r(K) + 4 r(Q) + r(J)``), then for each suit one of the
+    :data:`N_SPLIT` splits between the two other roles (each one's length, at most 6:
+    ``7 l2 + l3``).
+    """
+    role = _card_roles(deals, seat, trump, partner)
+    return _joint_columns(role)
+
+
+def _joint_columns(role: np.ndarray) -> np.ndarray:
+    top = role[:, :, 12] * 64 + role[:, :, 11] * 16 + role[:, :, 10] * 4 + role[:, :, 9]
+    l2 = np.minimum((role == 2).sum(axis=2), _SPLIT_CAP)
+    l3 = np.minimum((role == 3).sum(axis=2), _SPLIT_CAP)
+    split = l2 * (_SPLIT_CAP + 1) + l3
+    suits = np.arange(4)
+    out: np.ndarray = np.concatenate(
+        [_TOP + suits * N_TOP + top, _SPLIT + suits * N_SPLIT + split], axis=1
+    )
+    return out
+
+
+def encode_base(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
+    """The first :data:`N_BASE` inputs of :func:`encode` (every input but the joint indicators)."""
+    return _base(_card_roles(deals, seat, trump, partner), seat, partner)
+
+
+def _base(role: np.ndarray, seat: int, partner: int) -> np.ndarray:
+    n = role.shape[0]
     onehot = np.zeros((n, 4, 13, 4), np.float32)
     np.put_along_axis(onehot, role[..., None], 1.0, axis=3)
     length = np.stack([(role == r).sum(axis=2) for r in range(4)], axis=1)
@@ -138,6 +187,23 @@ def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray
     np.put_along_axis(honours, held[..., None], 1.0, axis=3)
     parts.append(honours.reshape(n, -1))
     return np.concatenate(parts, axis=1).astype(np.float32)
+
+
+def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
+    """The network's inputs with ``partner`` (Solo's: :func:`solo_partner`), ``float32[n, 1952]``.
+
+    ``deals`` are card codes ``(n, 4, 13)`` in play order, every deal with the player's hand at
+    ``seat``; ``trump`` a suit 0..3, or -1 for none.  This is the reference the fitting uses;
+    the advice evaluates the same network through :meth:`Predictor.predict`.  The first
+    :data:`N_BASE` are :func:`encode_base`'s, the rest the joint indicators
+    (:func:`joint_inputs`).
+    """
+    role = _card_roles(deals, seat, trump, partner)
+    n = role.shape[0]
+    x = np.zeros((n, N_INPUTS), np.float32)
+    x[:, :N_BASE] = _base(role, seat, partner)
+    np.put_along_axis(x, _joint_columns(role), 1.0, axis=1)
+    return x
 
 
 @dataclass(frozen=True)
@@ -160,12 +226,12 @@ class Predictor:
     def __post_init__(self) -> None:
         hidden = self.b1.shape[0] if self.b1.ndim == 1 else -1
         if (
-            self.w1.shape != (N_INPUTS, hidden)
+            self.w1.shape not in ((N_INPUTS, hidden), (N_BASE, hidden))
             or self.w2.shape != (hidden, 1)
             or self.b2.shape != (1,)
         ):
             raise ValueError(
-                f"a predictor needs weights ({N_INPUTS}, h), (h,), (h, 1), (1,); got "
+                f"a predictor needs weights ({N_INPUTS} or {N_BASE}, h), (h,), (h, 1), (1,); got "
                 f"{self.w1.shape}, {self.b1.shape}, {self.w2.shape}, {self.b2.shape}"
             )
 
@@ -180,7 +246,7 @@ class Predictor:
 
     def forward(self, x: np.ndarray) -> np.ndarray:
         """The chance of making, from :func:`encode`'s inputs (the reference computation)."""
-        h = np.maximum(x @ self.w1 + self.b1, 0.0)
+        h = np.maximum(x[:, : self.w1.shape[0]] @ self.w1 + self.b1, 0.0)
         return sigmoid((h @ self.w2 + self.b2)[:, 0].astype(float))
 
     def fold(self, hand: np.ndarray, seat: int, trump: int, partner: int) -> Folded:
@@ -190,8 +256,10 @@ class Predictor:
         ``low[r, s, a]`` (``a`` the bit mask of the ranks 2 to 8 it holds in the suit: those
         cards' shares of the one-hot, length and points inputs), ``high[r, s, b]`` (``b`` the
         mask of the ranks 9 to ace: those cards' shares and the honours indicator) and
-        ``shape[r, s, k]`` (the length indicator of its ``k`` cards); the player's own cards
-        (``hand``, 13 card codes), lengths, honours and the seating are in ``bias``.
+        ``shape[r, s, k]`` (the length indicator of its ``k`` cards); then for each suit
+        ``top[s, t]`` and ``split[s, u]``, the joint indicators' rows (:func:`joint_inputs`;
+        empty for a predictor fitted without them); the player's own cards (``hand``, 13 card
+        codes), lengths, honours and the seating are in ``bias``.
         """
         w1 = self.w1.astype(np.float64)
         hidden = w1.shape[1]
@@ -208,7 +276,13 @@ class Predictor:
         # the length and honours indicators' rows by role, suit (in card order) and length or
         # honours held
         shape = w1[_SHAPE:_HONOURS].reshape(4, 4, 14, -1)[:, position]
-        honours = w1[_HONOURS:].reshape(4, 4, 16, -1)[:, position]
+        honours = w1[_HONOURS:N_BASE].reshape(4, 4, 16, -1)[:, position]
+        # the joint indicators' rows by suit (in card order); none for a predictor without them
+        top = np.zeros((4, 0, hidden))
+        split = top
+        if w1.shape[0] == N_INPUTS:
+            top = w1[_TOP:_SPLIT].reshape(4, N_TOP, hidden)[position]
+            split = w1[_SPLIT:].reshape(4, N_SPLIT, hidden)[position]
         # a suit's cards by rank: the rows of every holding of the low and of the high ranks
         cards = table.reshape(4, 13, 4 * hidden).transpose(1, 0, 2)  # rank, suit, role x hidden
         low_bits = (np.arange(1 << LOW_RANKS)[:, None] >> np.arange(LOW_RANKS)) & 1
@@ -244,6 +318,8 @@ class Predictor:
             np.ascontiguousarray(low, dtype=f32),
             np.ascontiguousarray(high, dtype=f32),
             np.ascontiguousarray(shape, dtype=f32),
+            np.ascontiguousarray(top, dtype=f32),
+            np.ascontiguousarray(split, dtype=f32),
             bias.astype(f32),
             self.w2[:, 0].astype(f32),
             float(self.b2[0]),
@@ -269,6 +345,8 @@ class Folded:
     low: np.ndarray
     high: np.ndarray
     shape: np.ndarray
+    top: np.ndarray
+    split: np.ndarray
     bias: np.ndarray
     w2: np.ndarray
     b2: float
@@ -279,7 +357,17 @@ class Folded:
         out = np.empty(d.shape[0])
         if d.shape[0]:
             predict_into(
-                d, self.role, self.low, self.high, self.shape, self.bias, self.w2, self.b2, out
+                d,
+                self.role,
+                self.low,
+                self.high,
+                self.shape,
+                self.top,
+                self.split,
+                self.bias,
+                self.w2,
+                self.b2,
+                out,
             )
         return out
 
