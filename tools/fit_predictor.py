@@ -41,9 +41,12 @@ advance", 2026-12-04 and 05) come from::
     python tools/fit_predictor.py solve /tmp/fp/trainb --hands 768 --hand-seed 404 --seed 6
     python tools/fit_predictor.py solve /tmp/fp/trainc --hands 3000 --hand-seed 505 \
         --seed 7 --contracts prop
+    python tools/fit_predictor.py solve /tmp/fp/traind --hands 4000 --hand-seed 808 \
+        --seed 9 --contracts prop    # its first 1,708 hands for the shipped fit
     python tools/fit_predictor.py solve /tmp/fp/test --test --deals 2048 --seed 11
     python tools/fit_predictor.py fit /tmp/fp/train /tmp/fp/trainb /tmp/fp/trainc \
-        --epochs 16 --decay 1e-5 --hidden 128 --out solo_analysis/stats/prop_predictor.npz
+        /tmp/fp/traind --epochs 16 --decay 1e-5 --hidden 128 \
+        --out solo_analysis/stats/prop_predictor.npz
     python tools/fit_predictor.py measure solo_analysis/stats/prop_predictor.npz /tmp/fp/test \
         --blocks 256,512,768,1024
     python tools/fit_predictor.py cover solo_analysis/stats/prop_predictor.npz /tmp/fp/test \
