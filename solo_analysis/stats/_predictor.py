@@ -4,9 +4,8 @@ The first layer arrives folded into rows of a role's holding in a suit (one for 
 for its high cards and honours, one for its length) and of a suit's joint holding (who holds its
 top four cards, how it splits between the two other roles), so a deal's hidden layer is the bias
 plus three rows for each of the other three roles and each suit, and two a suit; the advice runs
-it on every solved deal
-and on an auxiliary stream of 65,536 deals a predictor column, in blocks of
-:data:`BLOCK` deals shared among the threads.
+it on every solved deal and on an auxiliary stream of 65,536 deals a predictor column, in blocks
+of :data:`BLOCK` deals shared among the threads.
 """
 
 from __future__ import annotations
