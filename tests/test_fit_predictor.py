@@ -47,7 +47,7 @@ def test_solve_fit_and_measure(tmp_path, capsys):
     p = net.predict(encode(hands[0].deals, hands[0].seat, hands[0].trump, 0))
     assert p.shape == (144,) and ((p > 0) & (p < 1)).all()
     # the joint indicators as columns give the dense inputs' predictions
-    split = net.predict(*fp._inputs(hands[0].deals, hands[0].seat, hands[0].trump, 0))
+    split = net.predict(*fp.encode_parts(hands[0].deals, hands[0].seat, hands[0].trump, 0))
     np.testing.assert_allclose(split, p, rtol=1e-5)
     # and the package's compiled predictor the same
     folded = fp.Predictor.load(str(model)).predict(hands[0].deals, hands[0].seat, hands[0].trump, 0)

@@ -21,8 +21,7 @@ from solo_analysis.stats.predictor import (
     Predictor,
     default_predictor,
     encode,
-    encode_base,
-    joint_inputs,
+    encode_parts,
     roles,
     suit_order,
 )
@@ -112,10 +111,10 @@ def test_inputs_name_each_card_s_holder_by_role():
     np.testing.assert_array_equal(
         split.argmax(axis=2), np.minimum(length[:, 2], 6) * 7 + np.minimum(length[:, 3], 6)
     )
-    cols = joint_inputs(deals, 1, 0, 3)  # the joint indicators that are 1, as columns
+    base, cols = encode_parts(deals, 1, 0, 3)  # the joint indicators that are 1, as columns
     assert cols.shape == (8, 8) and (x[np.arange(8)[:, None], cols] == 1).all()
     assert (x[:, N_BASE:].sum(axis=1) == 8).all()
-    np.testing.assert_array_equal(encode_base(deals, 1, 0, 3), x[:, :N_BASE])
+    np.testing.assert_array_equal(base, x[:, :N_BASE])
     # the side suits by the player's holding: hearts K83 and diamonds Q72 (three each, the
     # king first), then clubs 65
     assert suit_order(deals[0, 1], 0) == [0, 1, 2, 3]

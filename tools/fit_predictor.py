@@ -85,10 +85,10 @@ from solo_analysis.stats.control import CV_AUX_DEALS, Controls, deal_features, s
 from solo_analysis.stats.predictor import (
     N_BASE,
     N_INPUTS,
+    N_JOINT,
     PREDICTORS,
     Predictor,
-    encode_base,
-    joint_inputs,
+    encode_parts,
     solo_partner,
 )
 
@@ -238,7 +238,7 @@ class Net:
         """Every layer's output; ``x`` the inputs, or with ``cols`` their first columns.
 
         ``cols`` (``(n, k)`` column numbers) names the inputs past ``x``'s that are 1 (the
-        joint indicators, :func:`joint_inputs`), the others 0: the same sums as the dense
+        joint indicators, :func:`encode_parts`), the others 0: the same sums as the dense
         inputs (:func:`encode`) without their memory.
         """
         w0 = self.weights[0]
@@ -356,20 +356,18 @@ def _joint_sums(cols: np.ndarray, g: np.ndarray, inputs: int) -> np.ndarray:
 def _examples(hands: list[Rows]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The inputs of every solved row and their results, each in one array (a few GB).
 
-    The inputs as :func:`encode_base`'s and the joint indicators' columns that are 1
-    (:func:`joint_inputs`).
+    The inputs in :func:`encode_parts`'s two parts.
     """
     rows = sum(int((~np.isnan(y)).sum()) for h in hands for y in h.made)
     x = np.empty((rows, N_BASE), np.float32)
-    cols = np.empty((rows, 8), np.int16)
+    cols = np.empty((rows, N_JOINT), np.int16)
     y_all = np.empty(rows, np.float32)
     at = 0
     for h in hands:
         for partner, y in zip(h.partners, h.made, strict=True):
             ok = ~np.isnan(y)
             k = int(ok.sum())
-            x[at : at + k] = encode_base(h.deals[ok], h.seat, h.trump, partner)
-            cols[at : at + k] = joint_inputs(h.deals[ok], h.seat, h.trump, partner)
+            x[at : at + k], cols[at : at + k] = encode_parts(h.deals[ok], h.seat, h.trump, partner)
             y_all[at : at + k] = y[ok]
             at += k
     return x, cols, y_all
@@ -407,13 +405,6 @@ def fit(
 # ---------------------------------------------------------------- measure
 
 
-def _inputs(
-    deals: np.ndarray, seat: int, trump: int, partner: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """:meth:`Net.predict`'s inputs of ``deals``: the base inputs and the joint columns."""
-    return encode_base(deals, seat, trump, partner), joint_inputs(deals, seat, trump, partner)
-
-
 def _cells(line: list[float]) -> str:
     """Three ratios a block size: today's estimator, the predictor alone, the 48 with it."""
     return " ".join(
@@ -445,8 +436,8 @@ def measure(model: str, directory: str, blocks: list[int], kind: str = "prop") -
         x48, xa48 = deal_features(h.deals, h.seat, trump), deal_features(ad, h.seat, trump)
         today = _controls(xa48, len(ad))
         for partner, y in zip(h.partners, h.made, strict=True):
-            g = net.predict(*_inputs(h.deals, h.seat, h.trump, partner))[:, None]
-            ga = net.predict(*_inputs(ad, h.seat, h.trump, partner))[:, None]
+            g = net.predict(*encode_parts(h.deals, h.seat, h.trump, partner))[:, None]
+            ga = net.predict(*encode_parts(ad, h.seat, h.trump, partner))[:, None]
             alone = _controls(ga, len(ad), logistic=False)
             x_both, both = np.hstack([x48, g]), _controls(np.hstack([xa48, ga]), len(ad))
             line = []

@@ -18,7 +18,7 @@ each suit as one of 14 indicators (a void, a singleton, ... thirteen cards), whi
 network the shapes that decide ruffs without building them from the linear lengths; last, which
 of the suit's ace, king, queen and jack each role holds, as one of 16 indicators a role and suit
 (the honours that win tricks together, which a sum over single cards does not see); then two
-joint indicators a suit (:func:`joint_inputs`): who holds its ace, king, queen and jack, one of
+joint indicators a suit (:func:`encode_parts`): who holds its ace, king, queen and jack, one of
 256 (where the top cards lie against each other: a king behind the ace or in front of it), and
 how its cards split between the two other roles, one of 49.  The network is one ReLU layer and
 a logistic output.  The seating aside, every input is a sum over the cards or an indicator of
@@ -44,6 +44,7 @@ from .control import CV_PREDICTOR_ALONE, sigmoid
 __all__ = [
     "N_BASE",
     "N_INPUTS",
+    "N_JOINT",
     "N_SPLIT",
     "N_TOP",
     "PREDICTORS",
@@ -51,8 +52,7 @@ __all__ = [
     "Predictor",
     "default_predictor",
     "encode",
-    "encode_base",
-    "joint_inputs",
+    "encode_parts",
     "roles",
     "solo_partner",
     "suit_order",
@@ -67,6 +67,8 @@ N_BASE: int = 732
 #: its cards split between the two other roles (each one's length, at most 6)
 N_TOP: int = 256
 N_SPLIT: int = 49
+#: joint indicators that are 1 a deal: two a suit
+N_JOINT: int = 8
 #: every input: the :data:`N_BASE`, then each suit's :data:`N_TOP`, then each suit's
 #: :data:`N_SPLIT` joint indicators.  A predictor fitted before the joint indicators existed
 #: has :data:`N_BASE` rows in its first layer and reads none of them.
@@ -137,18 +139,6 @@ def _card_roles(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.nd
     return role[:, suit_order(d[0, seat] if n else np.zeros(0, np.int64), trump), :]
 
 
-def joint_inputs(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
-    """The inputs of the joint indicators that are 1, ``int64[n, 8]`` (columns of :func:`encode`).
-
-    For each suit in input order, one of the :data:`N_TOP` holdings of its ace, king, queen and
-    jack by role (``64 r(A) + 16 r(K) + 4 r(Q) + r(J)``), then for each suit one of the
-    :data:`N_SPLIT` splits between the two other roles (each one's length, at most 6:
-    ``7 l2 + l3``).
-    """
-    role = _card_roles(deals, seat, trump, partner)
-    return _joint_columns(role)
-
-
 def _joint_columns(role: np.ndarray) -> np.ndarray:
     top = role[:, :, 12] * 64 + role[:, :, 11] * 16 + role[:, :, 10] * 4 + role[:, :, 9]
     l2 = np.minimum((role == 2).sum(axis=2), _SPLIT_CAP)
@@ -161,9 +151,19 @@ def _joint_columns(role: np.ndarray) -> np.ndarray:
     return out
 
 
-def encode_base(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray:
-    """The first :data:`N_BASE` inputs of :func:`encode` (every input but the joint indicators)."""
-    return _base(_card_roles(deals, seat, trump, partner), seat, partner)
+def encode_parts(
+    deals: np.ndarray, seat: int, trump: int, partner: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`encode`'s inputs in two parts, without the memory of its dense joint indicators.
+
+    Returns the first :data:`N_BASE` inputs (``float32[n, N_BASE]``) and the columns of the
+    joint indicators that are 1 (``int64[n, N_JOINT]``): for each suit in input order, one of
+    the :data:`N_TOP` holdings of its ace, king, queen and jack by role (``64 r(A) + 16 r(K) +
+    4 r(Q) + r(J)``), then for each suit one of the :data:`N_SPLIT` splits between the two
+    other roles (each one's length, at most 6: ``7 l2 + l3``).
+    """
+    role = _card_roles(deals, seat, trump, partner)
+    return _base(role, seat, partner), _joint_columns(role)
 
 
 def _base(role: np.ndarray, seat: int, partner: int) -> np.ndarray:
@@ -195,14 +195,12 @@ def encode(deals: np.ndarray, seat: int, trump: int, partner: int) -> np.ndarray
     ``deals`` are card codes ``(n, 4, 13)`` in play order, every deal with the player's hand at
     ``seat``; ``trump`` a suit 0..3, or -1 for none.  This is the reference the fitting uses;
     the advice evaluates the same network through :meth:`Predictor.predict`.  The first
-    :data:`N_BASE` are :func:`encode_base`'s, the rest the joint indicators
-    (:func:`joint_inputs`).
+    :data:`N_BASE` and the joint indicators as :func:`encode_parts` gives them.
     """
-    role = _card_roles(deals, seat, trump, partner)
-    n = role.shape[0]
-    x = np.zeros((n, N_INPUTS), np.float32)
-    x[:, :N_BASE] = _base(role, seat, partner)
-    np.put_along_axis(x, _joint_columns(role), 1.0, axis=1)
+    base, cols = encode_parts(deals, seat, trump, partner)
+    x = np.zeros((base.shape[0], N_INPUTS), np.float32)
+    x[:, :N_BASE] = base
+    np.put_along_axis(x, cols, 1.0, axis=1)
     return x
 
 
@@ -257,7 +255,7 @@ class Predictor:
         cards' shares of the one-hot, length and points inputs), ``high[r, s, b]`` (``b`` the
         mask of the ranks 9 to ace: those cards' shares and the honours indicator) and
         ``shape[r, s, k]`` (the length indicator of its ``k`` cards); then for each suit
-        ``top[s, t]`` and ``split[s, u]``, the joint indicators' rows (:func:`joint_inputs`;
+        ``top[s, t]`` and ``split[s, u]``, the joint indicators' rows (:func:`encode_parts`;
         empty for a predictor fitted without them); the player's own cards (``hand``, 13 card
         codes), lengths, honours and the seating are in ``bias``.
         """
