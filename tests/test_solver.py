@@ -1222,6 +1222,37 @@ def test_no_trump_quick_tricks_against_oracle(k):
     assert credited > 0
 
 
+def test_quick_tricks_cap_is_never_below_the_count(monkeypatch):
+    """The cap that lets ``quick_tricks`` stop at once never hides a count that decides.
+
+    On random endings of 3 to 7 cards, every trump, leader and side (two against two,
+    either partner, a lone hand and three against one), the cap is at least the count
+    made without it (the count's own code, run with the cap taken away, and no goal).
+    """
+    from solo_analysis.solver import _bounds
+
+    uncapped = quick_tricks.py_func
+    cap = _bounds._quick_tricks_cap
+    monkeypatch.setattr(_bounds, "_quick_tricks_cap", lambda *args: 99)
+    rng = np.random.default_rng(71)
+    sides = [(1, 0, 1, 0), (1, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1)]
+    tight = 0
+    for _ in range(300):
+        k = int(rng.integers(3, 8))
+        cards = rng.permutation(52)[: 4 * k].reshape(4, k)
+        h = np.array([sum(1 << int(c) for c in row) for row in cards], np.int64)
+        live = int(h[0] | h[1] | h[2] | h[3])
+        trump = int(rng.integers(0, 5))
+        for side in sides:
+            maxer = np.array(side, np.int64)
+            for leader in range(4):
+                count, _ = uncapped(h, leader, trump, live, maxer, 14)
+                c = cap(h, leader, live, maxer)
+                assert c >= count, f"{cards.tolist()} trump {trump} {side} {leader}"
+                tight += c == count and count > 0
+    assert tight > 100
+
+
 def _lead_weights(
     hands: list[str], seat: int, side: int, trumps: bool = False
 ) -> tuple[int, int, bool]:

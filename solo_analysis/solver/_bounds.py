@@ -179,6 +179,40 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer, goal):
     return trump_tricks + side_tricks, rel, suits
 
 
+@njit(cache=True, inline="always")
+def _quick_tricks_cap(h, leader, live, maxer):
+    """An upper bound on :func:`quick_tricks`: what the side on lead could cash at most.
+
+    Every line of the count takes tricks in a suit only with the side's cards above every
+    opponent's (its combined top run), and with the rest of the suit only once that run
+    outlasts every opponent's holding; and never more than the side's longest holding of
+    the suit (each trick of it takes a card from every hand of the side that holds one).
+    """
+    side = maxer[leader]
+    cap = 0
+    for s in range(4):
+        ls = (live >> (13 * s)) & SUIT_MASK
+        if ls == 0:
+            continue
+        mine = 0
+        longest = 0
+        longest_opp = 0
+        for o in range(4):
+            m = (h[o] >> (13 * s)) & SUIT_MASK
+            lo = pop13(m)
+            if maxer[o] == side:
+                mine |= m
+                longest = max(longest, lo)
+            else:
+                longest_opp = max(longest_opp, lo)
+        k = top_run(mine, ls)
+        if k >= longest_opp:
+            cap += longest
+        else:
+            cap += k
+    return cap
+
+
 @njit(cache=True)
 def quick_tricks(h, leader, trump, live, maxer, goal):
     """Tricks the side on lead can take at once (a lower bound).
@@ -190,8 +224,11 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
     the team-mate has enough cards outside the suits he cashes to follow or discard
     through the leader's run.  The count stops at the first that reaches ``goal`` (the
     tricks that decide the question), relying on the fewest cards.  Returns
-    ``(tricks, relevant)``.
+    ``(tricks, relevant)``; ``(0, 0)`` at once where even :func:`_quick_tricks_cap` falls
+    short of ``goal`` (no count could decide).
     """
+    if _quick_tricks_cap(h, leader, live, maxer) < goal:
+        return 0, 0
     best, rel, _ = _own_quick_tricks(h, leader, trump, live, maxer, goal)
     if best >= goal:
         return best, rel

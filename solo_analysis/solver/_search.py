@@ -225,12 +225,24 @@ def search(
                                 resolved = True
                                 rel = drel
                     if not resolved and trump < NT:
-                        sm, srel = sure_trumps(h, trump, maxer, 1, live)
+                        # A hand's sure trump tricks are at most its trumps: a count that
+                        # cannot decide is not made.
+                        long1 = 0
+                        long0 = 0
+                        for o in range(4):
+                            n_o = pop13((h[o] >> (13 * trump)) & SUIT_MASK)
+                            if maxer[o]:
+                                long1 = max(long1, n_o)
+                            else:
+                                long0 = max(long0, n_o)
+                        sm = 0
+                        if long1 >= need:
+                            sm, srel = sure_trumps(h, trump, maxer, 1, live)
                         if sm >= need:
                             value = True
                             resolved = True
                             rel = srel
-                        else:
+                        elif rem - long0 < need:
                             sn, srel = sure_trumps(h, trump, maxer, 0, live)
                             if rem - sn < need:
                                 value = False
