@@ -312,17 +312,20 @@ def _pairing(mine, theirs):
     low = 13
     c = 0
     j = 0
-    r = 12
-    while r >= 0:
-        b = 1 << r
-        if theirs & b:
+    x = mine | theirs
+    last = lowbit(mine)  # the cards below ``mine``'s lowest change nothing
+    while x:
+        r = hibit(x)
+        x ^= 1 << r
+        if theirs & (1 << r):
             c += 1
-        elif mine & b:
+        else:
             j += 1
             if j - c > best:
                 best = j - c
                 low = r
-        r -= 1
+            if r == last:
+                break
     return best, low
 
 
