@@ -202,9 +202,10 @@ def _quick_tricks_cap(h, leader, live, maxer):
             lo = pop13(m)
             if maxer[o] == side:
                 mine |= m
-                longest = max(longest, lo)
-            else:
-                longest_opp = max(longest_opp, lo)
+                if lo > longest:
+                    longest = lo
+            elif lo > longest_opp:
+                longest_opp = lo
         k = top_run(mine, ls)
         if k >= longest_opp:
             cap += longest

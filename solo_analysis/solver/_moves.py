@@ -155,14 +155,17 @@ def gen_moves(
             ho = (h[o] >> (13 * led)) & SUIT_MASK
             if ho:
                 c = 13 * led + hibit(ho)
+                # (comparisons, not max(): numba compiles a call to max, and this is
+                # the follows' inner loop)
                 if maxer[o] != maxer[seat]:
-                    opp_hi = max(opp_hi, c)
-                else:
-                    mate_hi = max(mate_hi, c)
+                    if c > opp_hi:
+                        opp_hi = c
+                elif c > mate_hi:
+                    mate_hi = c
             elif trump < NT and maxer[o] != maxer[seat]:
                 ht = (h[o] >> (13 * trump)) & SUIT_MASK
-                if ht:
-                    opp_thi = max(opp_thi, 13 * trump + hibit(ht))
+                if ht and 13 * trump + hibit(ht) > opp_thi:
+                    opp_thi = 13 * trump + hibit(ht)
     # A team-mate's card winning so far counts as winning (for the side that wants tricks)
     # only if no opponent still to play can beat it (a third hand then tries to win the trick
     # himself).

@@ -232,9 +232,10 @@ def search(
                         for o in range(4):
                             n_o = pop13((h[o] >> (13 * trump)) & SUIT_MASK)
                             if maxer[o]:
-                                long1 = max(long1, n_o)
-                            else:
-                                long0 = max(long0, n_o)
+                                if n_o > long1:
+                                    long1 = n_o
+                            elif n_o > long0:
+                                long0 = n_o
                         sm = 0
                         if long1 >= need:
                             sm, srel = sure_trumps(h, trump, maxer, 1, live)
