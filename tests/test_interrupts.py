@@ -373,3 +373,31 @@ def test_table_stops_on_a_signal_and_resumes_exactly(tmp_path, uninterrupted, si
     )
     for csv in sorted(p.name for p in uninterrupted.glob("*.csv")):
         assert (out / csv).read_text() == (uninterrupted / csv).read_text()
+
+
+def test_an_interrupt_inside_compiled_code_is_found_behind_the_error_it_caused():
+    """The command line finds a signal behind the ``SystemError`` it caused.
+
+    numba turns a signal's exception raised while it loads or runs a compiled function into
+    a ``SystemError`` caused by it (CI saw a SIGTERM end the advice that way, with a
+    traceback).
+    """
+    from solo_analysis.cli import _signal_in
+    from solo_analysis.errors import Interrupted
+
+    try:
+        try:
+            raise Interrupted(signal.SIGTERM)
+        except Interrupted as inner:
+            raise SystemError("returned a result with an exception set") from inner
+    except SystemError as exc:
+        assert _signal_in(exc) == signal.SIGTERM
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise SystemError("returned a result with an exception set")  # noqa: B904
+    except SystemError as exc:
+        assert _signal_in(exc) == signal.SIGINT
+    assert _signal_in(SystemError("something else")) is None
+    assert _signal_in(ValueError("bad")) is None

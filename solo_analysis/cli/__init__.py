@@ -112,6 +112,22 @@ def _stopped(signum: int, detail: str = "") -> None:
     sys.exit(128 + signum)
 
 
+def _signal_in(exc: BaseException) -> int | None:
+    """The signal behind ``exc``, if an interrupt caused it, else ``None``.
+
+    A signal's exception raised while numba loads or runs a compiled function comes out of
+    it as a ``SystemError`` whose cause is the interrupt: the chain of causes tells.
+    """
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, KeyboardInterrupt):
+            return int(getattr(cur, "signum", signal.SIGINT))
+        cur = cur.__cause__ or cur.__context__
+    return None
+
+
 def _pipe_closed() -> None:
     """The reader of stdout went away: exit 0 without a word (nothing more can be shown).
 
@@ -150,6 +166,11 @@ def main(argv: list[str] | None = None) -> None:
         fail(exc.format_message(), exc.exit_code)
     except SoloAnalysisError as exc:
         fail(str(exc), 2)
+    except Exception as exc:
+        signum = _signal_in(exc)
+        if signum is None:
+            raise
+        _stopped(signum)
     except KeyboardInterrupt as exc:
         _stopped(getattr(exc, "signum", signal.SIGINT))
     except BrokenPipeError:
