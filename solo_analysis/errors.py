@@ -33,6 +33,7 @@ __all__ = [
     "TableError",
     "TrumpError",
     "TurnupError",
+    "interrupt_behind",
 ]
 
 
@@ -143,3 +144,34 @@ class Interrupted(KeyboardInterrupt):
         self.signum = int(signum)
         self.partial = partial
         self.detail = detail
+
+
+def interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The interrupt (Ctrl-C, or a signal's :class:`Interrupted`) behind ``exc``, or ``None``.
+
+    ``exc`` itself if it is one, else the first interrupt down its chain of causes and
+    contexts.  numba turns an exception that a signal handler raises while it loads or runs
+    a compiled function on the calling thread into a ``SystemError`` caused by it; this
+    finds the signal behind such an error.
+
+    Examples
+    --------
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt as inner:
+    ...         raise SystemError("returned a result with an exception set") from inner
+    ... except SystemError as exc:
+    ...     type(interrupt_behind(exc)).__name__
+    'KeyboardInterrupt'
+    >>> interrupt_behind(ValueError("bad")) is None
+    True
+    """
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, KeyboardInterrupt):
+            return cur
+        cur = cur.__cause__ or cur.__context__
+    return None

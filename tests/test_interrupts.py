@@ -191,6 +191,49 @@ def test_an_interrupted_advice_carries_the_advice_of_the_chunks_solved(monkeypat
     pd.testing.assert_frame_equal(partial.table, whole.table)
 
 
+class CompiledAces(Aces):
+    """:class:`Aces` whose interrupt comes out as numba turns it: a ``SystemError``."""
+
+    def tricks(self, deals, *, trump, leader, declarers, misere):
+        try:
+            return super().tricks(
+                deals, trump=trump, leader=leader, declarers=declarers, misere=misere
+            )
+        except KeyboardInterrupt as exc:
+            raise SystemError("returned a result with an exception set") from exc
+
+
+def test_an_interrupt_numba_turned_into_an_error_still_carries_the_advice(monkeypatch):
+    monkeypatch.setattr(sampling, "SOLVE_CHUNK", 16)
+    calls_per_chunk = Aces()
+    advise(
+        "AKJ94.K83.Q72.65",
+        seat="second",
+        turnup="7S",
+        samples=16,
+        seed=3,
+        play_model=calls_per_chunk,
+    )
+    model = CompiledAces(interrupt_on=calls_per_chunk.calls + 1)  # inside the second chunk
+    with pytest.raises(Interrupted) as info:
+        advise(
+            "AKJ94.K83.Q72.65", seat="second", turnup="7S", samples=100, seed=3, play_model=model
+        )
+    assert info.value.signum == signal.SIGINT and info.value.partial.samples == 16
+    # an error with no interrupt behind it is left alone
+    with pytest.raises(SystemError, match="a real bug"):
+        advise(
+            "AKJ94.K83.Q72.65", seat="second", turnup="7S", samples=16, seed=3, play_model=Broken()
+        )
+
+
+class Broken(Aces):
+    """Fails as a compiled function with a bug of its own would."""
+
+    def tricks(self, deals, *, trump, leader, declarers, misere):
+        raise SystemError("a real bug")
+
+
 class Counting(PlayModel):
     """Answers by the high cards, counts the deals it is asked about; may interrupt."""
 

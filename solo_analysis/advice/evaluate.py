@@ -8,7 +8,7 @@ from typing import Any
 
 from ..bidding.policy import BiddingPolicy
 from ..cards import play_seat_str
-from ..errors import ConstraintError, Interrupted, PolicyError
+from ..errors import ConstraintError, Interrupted, PolicyError, interrupt_behind
 from ..hand import Hand
 from ..play import PlayModel
 from ..play.questions import build_rows
@@ -196,7 +196,8 @@ def advise(
         On Ctrl-C (``KeyboardInterrupt``) or another interrupt while sampling, once the
         solver's workers stopped: a ``KeyboardInterrupt`` whose ``partial`` is the advice from
         the deals solved before it (``stopped == "interrupted"``, not ``converged``), or
-        ``None`` if none was.
+        ``None`` if none was; also where numba turned the interrupt into a ``SystemError``
+        (raised while it loaded or ran a compiled function on the calling thread).
     """
     request = Request.build(
         hand,
@@ -241,10 +242,21 @@ def advise(
             "calls only"
         ) from None
     except KeyboardInterrupt as exc:
-        signum = getattr(exc, "signum", signal.SIGINT)
-        partial = _partial_advice(request, sampling)
-        detail = "" if partial is None else f"advice from the {partial.samples} deals solved"
-        raise Interrupted(signum, partial, detail) from None
+        raise _interrupted(request, sampling, exc) from None
+    except SystemError as exc:
+        # a signal that reached numba while it loaded or ran compiled code on this thread
+        interrupt = interrupt_behind(exc)
+        if interrupt is None:
+            raise
+        raise _interrupted(request, sampling, interrupt) from None
+
+
+def _interrupted(request: Request, sampling: Sampling, exc: KeyboardInterrupt) -> Interrupted:
+    """The :class:`Interrupted` for ``exc``, with the advice of the deals solved before it."""
+    signum = getattr(exc, "signum", signal.SIGINT)
+    partial = _partial_advice(request, sampling)
+    detail = "" if partial is None else f"advice from the {partial.samples} deals solved"
+    return Interrupted(signum, partial, detail)
 
 
 def _partial_advice(request: Request, sampling: Sampling) -> Advice | None:

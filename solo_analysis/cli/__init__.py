@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from ..errors import Interrupted, SoloAnalysisError
+from ..errors import Interrupted, SoloAnalysisError, interrupt_behind
 
 # command name -> "module:attribute" (relative to this package)
 COMMANDS: dict[str, str] = {
@@ -116,16 +116,11 @@ def _signal_in(exc: BaseException) -> int | None:
     """The signal behind ``exc``, if an interrupt caused it, else ``None``.
 
     A signal's exception raised while numba loads or runs a compiled function comes out of
-    it as a ``SystemError`` whose cause is the interrupt: the chain of causes tells.
+    it as a ``SystemError`` whose cause is the interrupt: the chain of causes tells
+    (:func:`~solo_analysis.errors.interrupt_behind`).
     """
-    seen: set[int] = set()
-    cur: BaseException | None = exc
-    while cur is not None and id(cur) not in seen:
-        seen.add(id(cur))
-        if isinstance(cur, KeyboardInterrupt):
-            return int(getattr(cur, "signum", signal.SIGINT))
-        cur = cur.__cause__ or cur.__context__
-    return None
+    interrupt = interrupt_behind(exc)
+    return None if interrupt is None else int(getattr(interrupt, "signum", signal.SIGINT))
 
 
 def _pipe_closed() -> None:
