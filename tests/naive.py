@@ -1,8 +1,9 @@
 """A slow, obviously correct double-dummy oracle for Solo Whist endings.
 
-Plain Python, no numba, no pruning: full minimax over every legal card,
-memoised on the position at the start of each trick.  Only for small endings
-(up to about 5 cards per hand); the fast solver is tested against it.
+Plain Python, no numba, no pruning: full minimax over every legal card, memoised on the
+position at the start of each trick (the memos of the last few endings are kept, so that
+asking one ending with each leader costs little more than asking it once).  Only for small
+endings (up to about 5 cards per hand); the fast solver is tested against it.
 
 Encoding (the same as the package's):
     card code = suit * 13 + rank_index; suits 0..3 = S, H, D, C; rank_index 0..12 = 2..A
@@ -11,9 +12,15 @@ Encoding (the same as the package's):
 
 from __future__ import annotations
 
-from functools import cache
+from collections import OrderedDict
 
 NO_TRUMP = 4
+
+#: the memos of the last few endings (per trump, side and kind of contract): a trick-start
+#: position's value does not depend on who led to the ending, so the questions of one
+#: ending with other leaders (asked one after another) reuse it
+_MEMOS: OrderedDict[tuple, dict] = OrderedDict()
+_MEMOS_KEPT = 4
 
 
 def suit_of(card: int) -> int:
@@ -76,12 +83,21 @@ def naive_tricks(
     # seats that want the declarer side's trick count to be high
     maximiser = [(seat in side) != misere for seat in range(4)]
 
-    @cache
+    key = (frozenset(all_cards), trump, side, misere)
+    memo = _MEMOS.pop(key, None)
+    if memo is None:
+        memo = {}
+        if len(_MEMOS) >= _MEMOS_KEPT:
+            _MEMOS.popitem(last=False)
+    _MEMOS[key] = memo
+
     def value(state: tuple[frozenset[int], ...], lead: int) -> int:
         """Declarer-side tricks still to come from the start of a trick."""
-        if not state[0]:
-            return 0
-        return play(state, lead, ())
+        got = memo.get((state, lead))
+        if got is None:
+            got = play(state, lead, ()) if state[0] else 0
+            memo[(state, lead)] = got
+        return got
 
     def play(state: tuple[frozenset[int], ...], lead: int, trick: tuple[int, ...]) -> int:
         if len(trick) == 4:

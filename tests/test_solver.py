@@ -1139,9 +1139,13 @@ def _answers_against_oracle(deals, trump, sides):
     """
     for declarers in sides:
         side = np.array([int(s in declarers) for s in range(4)], dtype=np.int64)
-        for leader in range(4):
-            got = solve_batch(deals, trump=trump, leader=leader, declarers=declarers)
-            for i, deal in enumerate(deals):
+        answers = [
+            solve_batch(deals, trump=trump, leader=ld, declarers=declarers) for ld in range(4)
+        ]
+        # deal by deal, each leader in turn: the oracle's memo of the deal serves all four
+        for i, deal in enumerate(deals):
+            for leader in range(4):
+                got = answers[leader]
                 want = oracle(deal, trump, leader, declarers, False)
                 where = describe(deal, trump, leader, declarers, False)
                 assert int(got[i]) == want, f"{where}: oracle {want}, got {got[i]}"

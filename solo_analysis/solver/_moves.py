@@ -164,8 +164,10 @@ def gen_moves(
                     mate_hi = c
             elif trump < NT and maxer[o] != maxer[seat]:
                 ht = (h[o] >> (13 * trump)) & SUIT_MASK
-                if ht and 13 * trump + hibit(ht) > opp_thi:
-                    opp_thi = 13 * trump + hibit(ht)
+                if ht:
+                    t_hi = 13 * trump + hibit(ht)
+                    if t_hi > opp_thi:
+                        opp_thi = t_hi
     # A team-mate's card winning so far counts as winning (for the side that wants tricks)
     # only if no opponent still to play can beat it (a third hand then tries to win the trick
     # himself).
