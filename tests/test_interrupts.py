@@ -165,18 +165,16 @@ class Aces(PlayModel):
         return aces.astype(np.int8)
 
 
-def test_an_interrupted_advice_carries_the_advice_of_the_chunks_solved(monkeypatch):
+def _calls_per_chunk(monkeypatch) -> int:
+    """The model's calls for one chunk of 16 deals of the ordinary hand (chunks set to 16)."""
     monkeypatch.setattr(sampling, "SOLVE_CHUNK", 16)
-    calls_per_chunk = Aces()
-    advise(
-        "AKJ94.K83.Q72.65",
-        seat="second",
-        turnup="7S",
-        samples=16,
-        seed=3,
-        play_model=calls_per_chunk,
-    )
-    per_chunk = calls_per_chunk.calls
+    counting = Aces()
+    advise("AKJ94.K83.Q72.65", seat="second", turnup="7S", samples=16, seed=3, play_model=counting)
+    return counting.calls
+
+
+def test_an_interrupted_advice_carries_the_advice_of_the_chunks_solved(monkeypatch):
+    per_chunk = _calls_per_chunk(monkeypatch)
     model = Aces(interrupt_on=3 * per_chunk + 2)  # inside the fourth chunk
     with pytest.raises(Interrupted) as info:
         advise(
@@ -204,17 +202,7 @@ class CompiledAces(Aces):
 
 
 def test_an_interrupt_numba_turned_into_an_error_still_carries_the_advice(monkeypatch):
-    monkeypatch.setattr(sampling, "SOLVE_CHUNK", 16)
-    calls_per_chunk = Aces()
-    advise(
-        "AKJ94.K83.Q72.65",
-        seat="second",
-        turnup="7S",
-        samples=16,
-        seed=3,
-        play_model=calls_per_chunk,
-    )
-    model = CompiledAces(interrupt_on=calls_per_chunk.calls + 1)  # inside the second chunk
+    model = CompiledAces(interrupt_on=_calls_per_chunk(monkeypatch) + 1)  # in the second chunk
     with pytest.raises(Interrupted) as info:
         advise(
             "AKJ94.K83.Q72.65", seat="second", turnup="7S", samples=100, seed=3, play_model=model
