@@ -34,6 +34,7 @@ __all__ = [
     "TrumpError",
     "TurnupError",
     "interrupt_behind",
+    "signal_of",
 ]
 
 
@@ -144,6 +145,19 @@ class Interrupted(KeyboardInterrupt):
         self.signum = int(signum)
         self.partial = partial
         self.detail = detail
+
+
+def signal_of(interrupt: KeyboardInterrupt) -> int:
+    """The signal an interrupt stands for: an :class:`Interrupted`'s, else SIGINT (Ctrl-C).
+
+    Examples
+    --------
+    >>> signal_of(KeyboardInterrupt()) == signal.SIGINT
+    True
+    >>> signal_of(Interrupted(signal.SIGTERM)) == signal.SIGTERM
+    True
+    """
+    return int(getattr(interrupt, "signum", signal.SIGINT))
 
 
 def interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:

@@ -432,3 +432,22 @@ def test_an_interrupt_inside_compiled_code_is_found_behind_the_error_it_caused()
         assert _signal_in(exc) == signal.SIGINT
     assert _signal_in(SystemError("something else")) is None
     assert _signal_in(ValueError("bad")) is None
+
+
+def test_a_closed_pipe_outside_a_command_still_exits_quietly():
+    """A ``BrokenPipeError`` that reaches ``main`` outside a command exits 0, no traceback.
+
+    (The handler of other exceptions, which looks for a signal behind them, must not take
+    it first: ``BrokenPipeError`` is an ``Exception`` too.)
+    """
+    script = (
+        "import solo_analysis.cli as c\n"
+        "def closed(*args, **kwargs):\n"
+        "    raise BrokenPipeError\n"
+        "c.cli.main = closed\n"
+        "c.main([])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..bidding.policy import BiddingPolicy
 from ..cards import play_seat_str
-from ..errors import ConstraintError, Interrupted, PolicyError, interrupt_behind
+from ..errors import ConstraintError, Interrupted, PolicyError, interrupt_behind, signal_of
 from ..hand import Hand
 from ..play import PlayModel
 from ..play.questions import build_rows
@@ -253,10 +252,9 @@ def advise(
 
 def _interrupted(request: Request, sampling: Sampling, exc: KeyboardInterrupt) -> Interrupted:
     """The :class:`Interrupted` for ``exc``, with the advice of the deals solved before it."""
-    signum = getattr(exc, "signum", signal.SIGINT)
     partial = _partial_advice(request, sampling)
     detail = "" if partial is None else f"advice from the {partial.samples} deals solved"
-    return Interrupted(signum, partial, detail)
+    return Interrupted(signal_of(exc), partial, detail)
 
 
 def _partial_advice(request: Request, sampling: Sampling) -> Advice | None:

@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from ..errors import Interrupted, SoloAnalysisError, interrupt_behind
+from ..errors import Interrupted, SoloAnalysisError, interrupt_behind, signal_of
 
 # command name -> "module:attribute" (relative to this package)
 COMMANDS: dict[str, str] = {
@@ -67,8 +67,7 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt as exc:
-            signum = getattr(exc, "signum", signal.SIGINT)
-            raise _Stopped(signum, getattr(exc, "detail", "")) from None
+            raise _Stopped(signal_of(exc), getattr(exc, "detail", "")) from None
         except BrokenPipeError:
             raise _PipeClosed from None
 
@@ -120,7 +119,7 @@ def _signal_in(exc: BaseException) -> int | None:
     (:func:`~solo_analysis.errors.interrupt_behind`).
     """
     interrupt = interrupt_behind(exc)
-    return None if interrupt is None else int(getattr(interrupt, "signum", signal.SIGINT))
+    return None if interrupt is None else signal_of(interrupt)
 
 
 def _pipe_closed() -> None:
@@ -153,23 +152,23 @@ def main(argv: list[str] | None = None) -> None:
     except _PipeClosed:
         _pipe_closed()
     except click.Abort as exc:
-        cause = exc.__cause__ or exc.__context__
-        if isinstance(cause, KeyboardInterrupt):
-            _stopped(getattr(cause, "signum", signal.SIGINT))
+        signum = _signal_in(exc)
+        if signum is not None:
+            _stopped(signum)
         fail("aborted", 130)
     except click.ClickException as exc:
         fail(exc.format_message(), exc.exit_code)
     except SoloAnalysisError as exc:
         fail(str(exc), 2)
+    except BrokenPipeError:
+        _pipe_closed()
     except Exception as exc:
         signum = _signal_in(exc)
         if signum is None:
             raise
         _stopped(signum)
     except KeyboardInterrupt as exc:
-        _stopped(getattr(exc, "signum", signal.SIGINT))
-    except BrokenPipeError:
-        _pipe_closed()
+        _stopped(signal_of(exc))
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

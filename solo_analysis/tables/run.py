@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import numbers
 import os
-import signal
 import sys
 import time
 from collections import defaultdict
@@ -37,7 +36,7 @@ import pandas as pd
 
 from .. import __version__
 from ..bidding.features import FEATURES
-from ..errors import Interrupted, TableError
+from ..errors import Interrupted, TableError, signal_of
 from ..play import PlayModel, make_play_model
 from ..rules import RuleSet, load_rules
 from ..sampler import check_seed
@@ -297,7 +296,7 @@ def run_tables(
     except KeyboardInterrupt as exc:
         kept = len(run.skipped) + len(run.computed)
         detail = f"{kept} of {n_chunks} chunks kept in {str(out)!r}; the same command resumes"
-        raise Interrupted(getattr(exc, "signum", signal.SIGINT), None, detail) from None
+        raise Interrupted(signal_of(exc), None, detail) from None
     wall = time.perf_counter() - t_start
 
     frame = merge_chunks(out, spans)
