@@ -201,6 +201,13 @@ class CompiledAces(Aces):
             raise SystemError("returned a result with an exception set") from exc
 
 
+class Broken(Aces):
+    """Fails as a compiled function with a bug of its own would."""
+
+    def tricks(self, deals, *, trump, leader, declarers, misere):
+        raise SystemError("a real bug")
+
+
 def test_an_interrupt_numba_turned_into_an_error_still_carries_the_advice(monkeypatch):
     model = CompiledAces(interrupt_on=_calls_per_chunk(monkeypatch) + 1)  # in the second chunk
     with pytest.raises(Interrupted) as info:
@@ -213,13 +220,6 @@ def test_an_interrupt_numba_turned_into_an_error_still_carries_the_advice(monkey
         advise(
             "AKJ94.K83.Q72.65", seat="second", turnup="7S", samples=16, seed=3, play_model=Broken()
         )
-
-
-class Broken(Aces):
-    """Fails as a compiled function with a bug of its own would."""
-
-    def tricks(self, deals, *, trump, leader, declarers, misere):
-        raise SystemError("a real bug")
 
 
 class Counting(PlayModel):
