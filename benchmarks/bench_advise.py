@@ -80,7 +80,8 @@ print(json.dumps({"cold": t2 - t1, "import": t1 - t0, "samples": a.samples,
 t3 = time.perf_counter()
 b = advise(hand, seat=seat, turnup=turnup, seed=2, **kw)
 t4 = time.perf_counter()
-print(json.dumps({"warm": t4 - t3, "warm_samples": b.samples}), flush=True)
+print(json.dumps({"warm": t4 - t3, "warm_samples": b.samples, "warm_converged": b.converged}),
+      flush=True)
 """
 
 

@@ -11,7 +11,10 @@ state of the moment):
 3. ``bench_advise.py``'s runs of the ordinary hand (``AKJ94.K83.Q72.65``, second seat,
    turn-up 7♠) at the library's defaults and run to the tolerance (no cap on positions),
    then ``--random`` random hands to the tolerance: cold and warm wall times, deals and
-   widest interval, and the median warm time.  Each advice runs in a subprocess of its own.
+   widest interval, whether each run converged (every watched row's reported interval,
+   widened for unsolved deals, within the tolerance; cold / warm), and the median warm
+   time.  Each advice runs in a subprocess of its own.  A target counts a run that did not
+   converge as missing it, whatever its time.
    The advice times are also given in units of the same run's DDS time for the bench
    questions of the first seed set (a machine-independent scale for comparing days).
    With ``--stop-on both`` (the default) the runs to the tolerance are repeated with
@@ -119,8 +122,8 @@ def advice_part(
     print("\n=== advice (each in its own process; cold = first call, warm = second) ===")
     unit = f" (x DDS's {dds_unit:.2f} s for seed set 1)" if dds_unit else ""
     print(
-        f"{'advice':<34}{'deals':>6}{'Mpos':>7}{'stopped':>14}{'+-pts':>7}{'cold s':>8}"
-        f"{'warm s':>8}{'warm/DDS':>9}" + unit
+        f"{'advice':<34}{'deals':>6}{'Mpos':>7}{'stopped':>14}{'+-pts':>7}{'conv':>8}"
+        f"{'cold s':>8}{'warm s':>8}{'warm/DDS':>9}" + unit
     )
     for mode in modes:
         _advice_mode(mode, random, random_seed, timeout, dds_unit)
@@ -146,28 +149,38 @@ def _advice_mode(
             print(f"{label:<34} {'timeout' if r.get('timeout') else r.get('error', 'error')}")
             continue
         rel = f"{r['warm'] / dds_unit:>9.2f}" if dds_unit else ""
+        conv = "/".join("yes" if r.get(k) else "no" for k in ("converged", "warm_converged"))
         print(
             f"{label:<34}{r['samples']:>6}{r['positions'] / 1e6:>7.1f}{r['stopped']:>14}"
-            f"{100 * r['widest']:>7.1f}{r['cold']:>8.2f}{r['warm']:>8.2f}{rel}",
+            f"{100 * r['widest']:>7.1f}{conv:>8}{r['cold']:>8.2f}{r['warm']:>8.2f}{rel}",
             flush=True,
         )
+        # a run that did not converge misses the target whatever its time
+        warm = r["warm"] if r.get("warm_converged") else float("inf")
         if label.startswith("random"):
-            warms.append(r["warm"])
+            warms.append(warm)
         elif max_positions == 0:
-            ordinary_converged = r["warm"]
+            ordinary_converged = warm
     which = "" if mode == "rows" else " (bid rows only)"
     if ordinary_converged is not None:
         print(
             f"target{which}: the ordinary hand converged in <= 2 s warm: "
-            f"{ordinary_converged:.2f} s -> {'met' if ordinary_converged <= 2 else 'not met'}"
+            f"{_seconds(ordinary_converged)} -> {'met' if ordinary_converged <= 2 else 'not met'}"
         )
     if warms:
         med = statistics.median(warms)
+        missed = sum(w == float("inf") for w in warms)
         print(
             f"target{which}: median of {len(warms)} random hands converged <= 2 s warm: "
-            f"{med:.2f} s ({min(warms):.2f}-{max(warms):.2f}) -> "
+            f"{_seconds(med)} ({_seconds(min(warms))}-{_seconds(max(warms))}"
+            f"{f'; {missed} not converged' if missed else ''}) -> "
             f"{'met' if med <= 2 else 'not met'}"
         )
+
+
+def _seconds(t: float) -> str:
+    """A warm time, or "not converged" for a run that did not converge (``inf``)."""
+    return "not converged" if t == float("inf") else f"{t:.2f} s"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -69,13 +69,16 @@ def advise(
     samples : int, optional
         Use exactly this many deals, for every row.  Without it sampling is adaptive: a first
         batch of :data:`FIRST_BATCH` deals; after each batch a row (under ``stop_on="bid"``, a
-        contract whose candidate row) reporting a 95 % sampling half-width on ``p_make`` of at
-        most ``tolerance`` stops, and the others go on to a next batch sized to bring the
-        nearest of them to the tolerance (at most doubling the deals so far), until none is left,
+        contract whose candidate row) reporting a 95 % half-width on ``p_make`` of at most
+        ``tolerance`` stops, and the others go on to a next batch sized to bring the nearest of
+        them to the tolerance (at most doubling the deals so far), until none is left,
         ``max_samples`` deals are used or the search has spent ``max_positions`` (or
         ``max_seconds``, if given).  Deals the solver gave up on (``max_question_positions``)
-        widen a row's reported interval beyond that; the advice is ``converged`` only if every
-        reported interval of those rows is within the tolerance.
+        widen a row's reported interval by about half their share of its deals: a row samples
+        on until the widened interval fits where that widening is at most
+        :data:`~solo_analysis.advice.sampling.WIDEN_SHARE` of the tolerance, else it stops on
+        its sampling half-width.  The advice is ``converged`` only if every reported interval
+        of those rows is within the tolerance.
     seed : int, optional
         Seed of the deal stream (``0 <= seed < 2**64``); ``None`` picks one at random and
         records it.

@@ -40,7 +40,8 @@ __all__ = [
 ]
 
 # --- tunables (one place) -----------------------------------------------------------------
-#: stop sampling once every row's 95 % sampling half-width on p_make is at most this
+#: stop sampling once every row's reported 95 % half-width on p_make is at most this (see
+#: :data:`~solo_analysis.advice.sampling.WIDEN_SHARE` for a row with unsolved deals)
 DEFAULT_TOLERANCE: float = 0.02
 #: most deals an adaptive run samples
 DEFAULT_MAX_SAMPLES: int = 2000
@@ -87,7 +88,8 @@ class Stopping:
     Attributes
     ----------
     tolerance : float
-        Target 95 % sampling half-width of every row's ``p_make``.
+        Target 95 % half-width of every row's ``p_make`` (as reported, widened for unsolved
+        deals, where the widening is small enough to allow it).
     max_samples : int
         Most deals.
     max_seconds : float or None

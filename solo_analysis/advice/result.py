@@ -122,7 +122,7 @@ class Advice:
     over : str or None
         The highest bid so far (only higher contracts are ``allowed``).
     tolerance : float or None
-        Target Wilson half-width (``None`` when ``samples`` was fixed).
+        Target half-width of the ``p_make`` intervals (``None`` when ``samples`` was fixed).
     stop_on : str or None
         The rows adaptive sampling brought to the tolerance: ``"rows"`` (every fixed row) or
         ``"bid"`` (the ``candidate`` rows alone); ``None`` when ``samples`` was fixed.

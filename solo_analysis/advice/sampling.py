@@ -46,6 +46,7 @@ __all__ = [
     "MIN_STEP",
     "PROGRESS_CHUNK",
     "SOLVE_CHUNK",
+    "WIDEN_SHARE",
     "Outcome",
     "Sampling",
     "all_results",
@@ -60,6 +61,11 @@ __all__ = [
 FIRST_BATCH: int = 64
 #: the smallest later batch of an adaptive run
 MIN_STEP: int = 32
+#: a row whose unresolved deals widen its reported half-width by at most this share of the
+#: tolerance samples on until the reported interval fits (its sampling half-width at the
+#: tolerance less the widening: at most four times the deals at 0.5); a wider widening stops
+#: it on the sampling half-width alone, and the advice says it did not converge
+WIDEN_SHARE: float = 0.5
 #: the smallest batch a run capped by ``max_positions`` goes on to (fewer fit: it stops)
 MIN_CUT_BATCH: int = 16
 #: under a positions cap, a batch's later chunks take at most this share of what the batch's
@@ -195,11 +201,13 @@ def still_open(
     The watched rows are every fixed row (``stop_on="rows"``: each Prop and Cop partner, each
     trump suit) or the rows the recommendation reads (``"bid"``, :func:`bid_rows`: a
     contract's ``any`` or ``best`` row where it has one, else its only row).  A watched row is
-    open while the sampling half-width of its ``p_make`` exceeds the tolerance.  The widening
-    for its unresolved deals is left out: it follows the share of deals the solver gives up
-    on, which more deals do not shrink, and those deals are the costliest, each a full
-    question budget.  Whether the reported intervals fit is returned apart, and the advice
-    says so.
+    open while its reported half-width exceeds the tolerance.  Its unresolved deals widen the
+    reported interval by about half their share of the deals, which more deals do not shrink:
+    where that widening is at most :data:`WIDEN_SHARE` of the tolerance, the row samples on
+    until its sampling half-width is the tolerance less the widening, so that the reported
+    interval fits; where it is more, fitting would take too many deals (or none would do), and
+    the row stops once its sampling half-width is within the tolerance.  Whether the reported
+    intervals fit is returned apart, and the advice says so.
 
     Under ``"rows"`` each fixed row stops on its own interval (a Prop and Cop partner's row,
     a trump suit's row, once it is narrow enough), so each row's stopping rule depends on its
@@ -207,9 +215,10 @@ def still_open(
     rows were solved on (:func:`all_results`).  Under ``"bid"`` a contract stops as a whole,
     since its watched ``any`` or ``best`` row needs its fixed rows on the same deals.  Also
     returns the narrowest sampling half-width among the open units (rows, or contracts under
-    ``"bid"``, a contract's the widest of its watched rows; 0 when none is left) and
-    whether every watched row's reported interval (widening included) is within the
-    tolerance.
+    ``"bid"``, a contract's the widest of its watched rows; 0 when none is left), scaled to
+    the tolerance (a row aiming below it for its widening counts as that much wider, so
+    :func:`_next_total` aims at its own goal), and whether every watched row's reported
+    interval (widening included) is within the tolerance.
     """
     if stop_on == "bid":
         arrays, _ = all_results(rows)
@@ -227,8 +236,10 @@ def still_open(
     for i, made in watched.items():
         reported, sampling = _halfwidths(made, controls, predictor_keys(rows, i))
         within = within and reported <= tolerance
-        if sampling > tolerance:
-            wide[unit(i)] = max(sampling, wide.get(unit(i), 0.0))
+        widening = max(reported - sampling, 0.0)
+        aim = tolerance - widening if widening <= WIDEN_SHARE * tolerance else tolerance
+        if sampling > aim:
+            wide[unit(i)] = max(sampling * tolerance / aim, wide.get(unit(i), 0.0))
     open_rows = [row for i, row in enumerate(rows) if unit(i) in wide]
     return open_rows, min(wide.values(), default=0.0), within
 
