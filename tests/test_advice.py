@@ -27,6 +27,7 @@ from solo_analysis.errors import (
     TurnupError,
 )
 from solo_analysis.play import DoubleDummy, PlayModel
+from solo_analysis.report import advice_text
 from solo_analysis.rules import load_rules
 from solo_analysis.sampler import DealSampler
 from solo_analysis.stats import N_FEATURES, deal_features, wilson_interval
@@ -564,6 +565,10 @@ def test_adaptive_sampling_stops_on_the_sampling_error_where_unsolved_deals_wide
     # p = 0.5, 0.05), well before the cap, and the advice does not claim to have converged
     assert mis.samples + mis.unresolved < 1000
     assert (mis.ci_high - mis.ci_low) / 2 > 0.05 and not a.converged
+    assert a.stopped == "tolerance"
+    assert "too many deals not solved for more deals to bring them in" in advice_text(a)
+    html = a._repr_html_()
+    assert "too many deals unsolved" in html and f"({a.unresolved} unsolved)" in html
     # without unresolved deals the same run converges
     b = advise(LOW, tolerance=0.05, max_samples=4000, play_model=CoinMisereModel(), **kw)
     assert b.converged
@@ -583,6 +588,10 @@ def test_adaptive_sampling_goes_on_until_a_few_unsolved_deals_fit_in_the_toleran
     old, _ = _misere_row(b)
     assert old.samples < mis.samples and (old.ci_high - old.ci_low) / 2 > 0.05
     assert not b.converged
+    # a run the deal cap stops says so
+    c = advise(LOW, max_samples=64, play_model=GiveUpMisereModel(40), **kw)
+    assert c.stopped == "max_samples" and not c.converged
+    assert "the cap of 64 deals came first (--max-samples)" in advice_text(c)
 
 
 class NoisyHighCardModel(PlayModel):

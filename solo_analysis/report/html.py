@@ -35,16 +35,18 @@ def _stop_text(advice: AdviceView) -> str:
         return f" (stopped at the time limit of {advice.max_seconds:g} s)"
     if advice.stopped == "max_samples" and not advice.converged:
         return " (stopped at max_samples)"
+    if advice.stopped == "tolerance" and not advice.converged:
+        return " (not all within the tolerance: too many deals unsolved for more deals to help)"
     return ""
 
 
 def _unresolved_text(advice: AdviceView) -> str:
     if not advice.unresolved:
         return ""
-    return (
-        f" ({advice.unresolved} unsolved within {advice.max_question_positions:,} positions "
-        "per question)"
-    )
+    budget = advice.max_question_positions
+    if budget is None:
+        return f" ({advice.unresolved} unsolved)"
+    return f" ({advice.unresolved} unsolved within {budget:,} positions per question)"
 
 
 def advice_html(advice: AdviceView, chart_svg: str = "") -> str:

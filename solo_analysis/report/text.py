@@ -120,15 +120,16 @@ def _deals_line(advice: AdviceView) -> str:
                 f"; the cap of {advice.max_positions:,} search positions came first "
                 "(--max-positions 0: no cap)"
             )
-        elif not advice.unresolved:
-            line += "; the cap came first"
+        elif advice.stopped == "max_samples":
+            line += f"; the cap of {advice.samples} deals came first (--max-samples)"
         else:
-            line += "; not all are (the cap, or the deals not solved)"
+            # every row's sampling error is within the tolerance; the widening for its unsolved
+            # deals keeps one wider, and more deals would not bring it in (WIDEN_SHARE)
+            line += "; not all are: too many deals not solved for more deals to bring them in"
     if advice.unresolved:
-        line += (
-            f"; {advice.unresolved} not solved within {advice.max_question_positions:,} positions "
-            "per question (intervals cover both outcomes)"
-        )
+        budget = advice.max_question_positions
+        within = "" if budget is None else f" within {budget:,} positions per question"
+        line += f"; {advice.unresolved} not solved{within} (intervals cover both outcomes)"
     return line
 
 
