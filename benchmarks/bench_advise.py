@@ -9,7 +9,9 @@ Prints a table:
   included), *warm* = a second call in the same process with another seed; with the deals
   used, the positions searched (millions), why sampling stopped and the widest half-width of a
   ``p_make`` interval (points) among the rows sampling brought to the tolerance (every fixed
-  row; with ``--stop-on bid`` the rows the recommendation reads).
+  row; with ``--stop-on bid`` the rows the recommendation reads), and whether each run
+  converged (those intervals all within the tolerance, unsolved deals' widening included;
+  the cold / warm run).
 
 Each hand runs in its own subprocess with a time limit (``--timeout``), so one slow hand cannot
 stall the benchmark; a run that hits the limit is reported as such.
@@ -264,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     header = (
         f"{'hand':<18} {'seat':<7} {'turn-up':<7} {'deals':>6} {'unsolved':>8} {'Mpos':>6} "
-        f"{'stopped':<13} {'+-pts':>5} {'cold s':>8} {'warm s':>8}  advice (seed 1)"
+        f"{'stopped':<13} {'+-pts':>5} {'conv':>7} {'cold s':>8} {'warm s':>8}  advice (seed 1)"
     )
     print(header)
     print("-" * len(header))
@@ -278,9 +280,14 @@ def main(argv: list[str] | None = None) -> None:
         note = r.get("advice", r.get("error", ""))
         mpos = f"{r['positions'] / 1e6:.1f}" if r.get("positions") is not None else "-"
         widest = f"{100 * r['widest']:.1f}" if "widest" in r else "-"
+        # whether each run's watched intervals all fit the tolerance: seed 1 / seed 2
+        conv = "/".join(
+            "-" if k not in r else ("yes" if r[k] else "no")
+            for k in ("converged", "warm_converged")
+        )
         print(
             f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {mpos:>6} "
-            f"{r.get('stopped', '-'):<13} {widest:>5} {cold:>8} {warm:>8}  {note}",
+            f"{r.get('stopped', '-'):<13} {widest:>5} {conv:>7} {cold:>8} {warm:>8}  {note}",
             flush=True,
         )
         if (label, hand, seat, turnup) in extra and "warm" in r:
