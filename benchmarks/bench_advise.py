@@ -87,6 +87,16 @@ print(json.dumps({"warm": t4 - t3, "warm_samples": b.samples, "warm_converged": 
 """
 
 
+def converged_cells(r: dict) -> str:
+    """Whether a :func:`run_hand` result's runs converged, cold / warm, e.g. ``"yes/no"``.
+
+    ``"-"`` stands for a run that did not finish.
+    """
+    return "/".join(
+        "-" if k not in r else ("yes" if r[k] else "no") for k in ("converged", "warm_converged")
+    )
+
+
 def sampler_rate(n: int = 200_000) -> float:
     from solo_analysis.sampler import DealSampler
 
@@ -280,11 +290,7 @@ def main(argv: list[str] | None = None) -> None:
         note = r.get("advice", r.get("error", ""))
         mpos = f"{r['positions'] / 1e6:.1f}" if r.get("positions") is not None else "-"
         widest = f"{100 * r['widest']:.1f}" if "widest" in r else "-"
-        # whether each run's watched intervals all fit the tolerance: seed 1 / seed 2
-        conv = "/".join(
-            "-" if k not in r else ("yes" if r[k] else "no")
-            for k in ("converged", "warm_converged")
-        )
+        conv = converged_cells(r)
         print(
             f"{label:<18} {seat:<7} {turnup:<7} {deals:>6} {unsolved:>8} {mpos:>6} "
             f"{r.get('stopped', '-'):<13} {widest:>5} {conv:>7} {cold:>8} {warm:>8}  {note}",

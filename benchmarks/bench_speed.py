@@ -149,7 +149,7 @@ def _advice_mode(
             print(f"{label:<34} {'timeout' if r.get('timeout') else r.get('error', 'error')}")
             continue
         rel = f"{r['warm'] / dds_unit:>9.2f}" if dds_unit else ""
-        conv = "/".join("yes" if r.get(k) else "no" for k in ("converged", "warm_converged"))
+        conv = bench_advise.converged_cells(r)
         print(
             f"{label:<34}{r['samples']:>6}{r['positions'] / 1e6:>7.1f}{r['stopped']:>14}"
             f"{100 * r['widest']:>7.1f}{conv:>8}{r['cold']:>8.2f}{r['warm']:>8.2f}{rel}",

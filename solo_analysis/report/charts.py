@@ -23,7 +23,7 @@ from matplotlib.ticker import PercentFormatter
 from ..errors import PlotError
 from .parts import finite, heading, row_labels, whiskers
 from .style import ReportFigure, style
-from .text import percent, signed_units
+from .text import percent, question_budget_text, signed_units
 from .view import AdviceView, ComparisonView
 
 if TYPE_CHECKING:
@@ -147,10 +147,8 @@ def _footer(advice: AdviceView, table: pd.DataFrame) -> str:
     """The chart's footnote: deals, seed, unsolved deals, the intervals, the play model."""
     line = f"{advice.samples} deals (seed {advice.seed})"
     if advice.unresolved:
-        cap = advice.max_question_positions
-        within = "" if cap is None else f" within {cap:,} positions per question"
         line += (
-            f", {advice.unresolved} of them unsolved for some rows{within} "
+            f", {advice.unresolved} of them unsolved for some rows{question_budget_text(advice)} "
             "(their intervals cover both outcomes)"
         )
     passing = advice.passing

@@ -6,7 +6,7 @@ import html
 import math
 
 from ..cards import trump_symbol
-from .text import auction_lines, passing_lines, percent, signed_units
+from .text import auction_lines, passing_lines, percent, question_budget_text, signed_units
 from .view import AdviceView
 
 __all__ = ["advice_html", "trump_html"]
@@ -43,10 +43,7 @@ def _stop_text(advice: AdviceView) -> str:
 def _unresolved_text(advice: AdviceView) -> str:
     if not advice.unresolved:
         return ""
-    budget = advice.max_question_positions
-    if budget is None:
-        return f" ({advice.unresolved} unsolved)"
-    return f" ({advice.unresolved} unsolved within {budget:,} positions per question)"
+    return f" ({advice.unresolved} unsolved{question_budget_text(advice)})"
 
 
 def advice_html(advice: AdviceView, chart_svg: str = "") -> str:

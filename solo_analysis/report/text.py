@@ -18,6 +18,7 @@ __all__ = [
     "hand_text",
     "passing_lines",
     "percent",
+    "question_budget_text",
     "signed_units",
     "text_table",
 ]
@@ -127,10 +128,17 @@ def _deals_line(advice: AdviceView) -> str:
             # deals keeps one wider, and more deals would not bring it in (WIDEN_SHARE)
             line += "; not all are: too many deals not solved for more deals to bring them in"
     if advice.unresolved:
-        budget = advice.max_question_positions
-        within = "" if budget is None else f" within {budget:,} positions per question"
-        line += f"; {advice.unresolved} not solved{within} (intervals cover both outcomes)"
+        line += (
+            f"; {advice.unresolved} not solved{question_budget_text(advice)} "
+            "(intervals cover both outcomes)"
+        )
     return line
+
+
+def question_budget_text(advice: AdviceView) -> str:
+    """``" within 5,000,000 positions per question"``, or ``""`` where no budget was set."""
+    budget = advice.max_question_positions
+    return "" if budget is None else f" within {budget:,} positions per question"
 
 
 def advice_text(advice: AdviceView) -> str:
