@@ -41,7 +41,6 @@ from solo_analysis.solver import (
 from solo_analysis.solver._bits import hibit, lowbit, pop13, pop52
 from solo_analysis.solver._bounds import (
     _run_line,
-    _side_run,
     defended_trumps,
     drawn_trumps,
     guarded_trumps,
@@ -1176,31 +1175,100 @@ def test_guarded_trumps_endings_against_oracle(k):
     assert credited > 0.1 * checked
 
 
-def test_side_run_counts_a_suit_split_between_two_hands():
+def test_run_line_counts_a_suit_split_between_two_hands():
     """West's KJ87 opposite East's QT2, North's 94 the only other hearts.
 
     The leader's own top run is the king alone.  The greedy line takes three rounds (the
-    king and the jack, then low to the queen, and East is out); the unblocking line takes
-    four (low to the queen, the ten, low to the king, the jack), and the count is the
-    better of the two.  A hand that cannot lead the suit any more stops a line.
+    king and the jack, then low to the queen, and East is out, on lead); the unblocking
+    line takes four (low to the queen, the ten, low to the king, the jack), West on lead
+    and both hands out.  A hand that cannot lead the suit any more stops a line.
     """
     rank = {r: i for i, r in enumerate("23456789TJQKA")}
 
     def mask(cards: str) -> int:
         return sum(1 << rank[c] for c in cards)
 
-    west, east, north = mask("KJ87"), mask("QT2"), mask("94")
-    assert _run_line(west, east, mask("KQJT"), False) == 3
-    assert _run_line(west, east, mask("KQJT"), True) == 4
-    assert _side_run(west, east, west | east | north) == (4, 4)
-    # led from the short hand: its queen-ten first, then low to the king
-    assert _side_run(east, west, west | east | north) == (4, 4)
+    west, east = mask("KJ87"), mask("QT2")
+    assert _run_line(west, east, mask("KQJT"), False) == (3, True, 0, mask("8"))
+    assert _run_line(west, east, mask("KQJT"), True) == (4, False, 0, 0)
+    # led from the short hand: its queen-ten first, then low to the king, West on lead
+    assert _run_line(east, west, mask("KQJT"), False) == (4, True, 0, 0)
     # a singleton king opposite the queen-jack: the king's trick, then the hand on lead is out
-    assert _side_run(mask("K"), mask("QJ"), mask("KQJ2")) == (1, 3)
+    assert _run_line(mask("K"), mask("QJ"), mask("KQJ"), False) == (1, False, 0, mask("Q"))
     # led from the queen-jack: the queen is overtaken by the king, and the king's hand is out
-    assert _side_run(mask("QJ"), mask("K"), mask("KQJ2")) == (1, 3)
-    # an opponent's ace above everything: no run at all
-    assert _side_run(west, east, west | east | mask("A"))[0] == 0
+    assert _run_line(mask("QJ"), mask("K"), mask("KQJ"), False) == (1, True, 0, mask("J"))
+
+
+def test_no_trump_quick_tricks_run_a_suit_then_cross():
+    """North runs diamonds with South's queen unblocked, then crosses to South's club ace.
+
+    North AKJ653 opposite South's Q97, the opponents' longest diamond holding two: low to
+    the queen, low back to the ace, then the king and jack, and North's 6 and 5 once the
+    opponents and South are out: six tricks, North on lead; then a club to South's ace,
+    South having enough spades to discard on the diamonds.  Seven tricks, relying on the
+    diamonds' top four, the club ace and the spade and heart aces nowhere.
+    """
+    from solo_analysis.cards import parse_card
+
+    hands = [
+        "S4 HQ H9 H2 DA DK DJ D6 D5 D3 C9 C5",
+        "SQ SJ S5 S2 H7 D4 D2 CK C7 C6 C4 C3",
+        "SK ST S8 S7 H8 DQ D9 D7 CA CJ CT C2",
+        "SA S9 S6 S3 HA H6 H5 H3 DT D8 CQ C8",
+    ]
+    h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
+    live = int(h[0] | h[1] | h[2] | h[3])
+    ns = np.array([1, 0, 1, 0], np.int64)
+    count, rel = quick_tricks(h, 0, 4, live, ns, 7)
+    assert count == 7
+    want = sum(1 << parse_card(c) for c in ("DA", "DK", "DQ", "DJ", "CA"))
+    assert rel == want
+    # without the club ace to cross to, the diamonds alone
+    h2 = h.copy()
+    ca, c8 = 1 << parse_card("CA"), 1 << parse_card("C8")
+    h2[2] = (h2[2] & ~ca) | c8
+    h2[3] = (h2[3] & ~c8) | ca
+    assert quick_tricks(h2, 0, 4, live, ns, 6)[0] == 6
+    assert quick_tricks(h2, 0, 4, live, ns, 7)[0] < 7
+    # the search answers where it starts, North on lead needing 7 of the 12 tricks
+    deal = Deal.from_array(np.array([[parse_card(c) for c in x.split()] for x in hands]))
+    ok, positions, _ = search_positions(deal, trump="NT", leader="N", declarers="NS", target=7)
+    assert ok and positions == 1
+
+
+def test_no_trump_quick_tricks_against_dds():
+    """Random no-trump endings in four suits, 4 to 10 cards a hand, against DDS.
+
+    For every leader, the count asked to decide one trick more than the side on lead takes
+    (DDS's answer) stays short of it, and asked for what the side takes, reaches it on many
+    endings.
+    """
+    pytest.importorskip("endplay")
+    from endplay import _dds
+    from endplay.types import Deal as EPDeal
+
+    fut = _dds.futureTricks()
+    rng = np.random.default_rng(83)
+    checked = credited = 0
+    for _ in range(150):
+        k = int(rng.integers(4, 11))
+        cards = np.sort(rng.permutation(52)[: 4 * k].reshape(4, k), axis=1).astype(np.int8)
+        h = np.array([sum(1 << int(c) for c in row) for row in cards], np.int64)
+        live = int(h[0] | h[1] | h[2] | h[3])
+        ep = EPDeal(to_pbn(cards))
+        ep.trump = 4
+        for leader in range(4):
+            ep.first = leader
+            _dds.SolveBoard(ep._data, -1, 1, 1, fut, 0)
+            takes = int(fut.score[0])
+            side = np.array([int(o % 2 == leader % 2) for o in range(4)], np.int64)
+            where = f"{to_pbn(cards)} leader {leader}: DDS {takes}"
+            if takes < k:
+                assert quick_tricks(h, leader, 4, live, side, takes + 1)[0] <= takes, where
+            if takes > 0:
+                credited += quick_tricks(h, leader, 4, live, side, takes)[0] >= takes
+            checked += 1
+    assert credited > checked // 4
 
 
 @pytest.mark.parametrize("k", [4, 5])

@@ -46,7 +46,9 @@ def _run_line(mine, mate, run, unblock):
     holding none, leads its lowest card for the other to overtake with its highest run card.
     The unblocking line (``unblock`` true): the shorter hand's run cards are played first
     (the longer hand on lead leads low to them), then the longer hand's.  Each stops when
-    the hand on lead can do neither.
+    the hand on lead can do neither.  Returns ``(tricks, swapped, on_lead, other)``:
+    ``swapped`` whether the hand on lead at the end is ``mate``, and the two hands' cards
+    of the suit left, that hand's first.
     """
     z = mine
     zp = mate
@@ -82,43 +84,139 @@ def _run_line(mine, mate, run, unblock):
         else:
             break
         n += 1
-    return n
+    return n, short_lead != (pop13(mine) < pop13(mate)), z, zp
 
 
 @njit(cache=True, inline="always")
-def _side_run(mine, mate, ls):
-    """Tricks a leader and his one team-mate surely take in a no-trump suit he leads now.
+def _nt_cash(h, x, live):
+    """What hand ``x`` cashes on lead at no trump, suit by suit.
 
-    ``mine`` and ``mate`` are their 13-bit holdings, ``ls`` the suit's live cards.  The
-    side's cards above every opponent's (its combined top run) win whenever one is played;
-    the count is the better of two lines of :func:`_run_line`: the greedy one, and, where
-    the hands' lengths differ and the greedy count falls short of both the run's length and
-    the longer hand's (bounds of any line), the shorter hand unblocking first.
-    Returns ``(tricks, length of the top run)``.
+    Per suit the top run, and the whole suit where the run is at least as long as every
+    other hand's holding (the others are out of it by then).  Returns ``(counts, tops)``,
+    4 bits a suit (suit ``s`` in bits ``4 s`` to ``4 s + 3``): the tricks, and how many of
+    the suit's top cards the count relies on (:func:`_cashed_rel`).
     """
-    side = mine | mate
-    run = top_run_mask(side, ls, 0)
-    if run == 0:
-        return 0, 0
-    n = _run_line(mine, mate, run, False)
-    a = pop13(mine)
-    b = pop13(mate)
-    k = pop13(run)
-    if a != b and n < min(k, max(a, b)):
-        n = max(n, _run_line(mine, mate, run, True))
-    return n, k
+    counts = 0
+    tops = 0
+    for s in range(4):
+        m = (h[x] >> (13 * s)) & SUIT_MASK
+        if m == 0:
+            continue
+        k = top_run(m, (live >> (13 * s)) & SUIT_MASK)
+        if k == 0:
+            continue
+        longest_other = 0
+        for o in range(4):
+            if o != x:
+                lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
+                if lo > longest_other:
+                    longest_other = lo
+        top = k
+        if k >= longest_other:
+            k = pop13(m)
+            top = longest_other
+        counts |= k << (4 * s)
+        tops |= top << (4 * s)
+    return counts, tops
+
+
+@njit(cache=True, inline="always")
+def _suit_sum(counts, skip):
+    """The tricks of ``counts`` (4 bits a suit) in the suits outside ``skip``."""
+    t = 0
+    for s in range(4):
+        if not (skip >> s) & 1:
+            t += (counts >> (4 * s)) & 15
+    return t
+
+
+@njit(cache=True, inline="always")
+def _cashed_rel(counts, tops, skip, have, goal, live):
+    """Cash the suits of ``counts`` outside ``skip`` after ``have`` tricks, until ``goal``.
+
+    ``counts`` and ``tops`` as :func:`_nt_cash` returns them.  Returns ``(tricks, relevant,
+    suits)``: the suits cashed and the top cards their counts rely on (none in a suit
+    nobody else holds).
+    """
+    rel = 0
+    suits = 0
+    for s in range(4):
+        if have >= goal:
+            break
+        c = (counts >> (4 * s)) & 15
+        if c == 0 or (skip >> s) & 1:
+            continue
+        have += c
+        suits |= 1 << s
+        top = (tops >> (4 * s)) & 15
+        if top > 0:
+            rel |= top_cards_mask((live >> (13 * s)) & SUIT_MASK, top, 13 * s)
+    return have, rel, suits
+
+
+@njit(cache=True, inline="always")
+def _run_then_cash(h, leader, mate, s, live, run, n, swapped, zx, zy, longest_opp, cash, goal):
+    """A no-trump line: the side runs suit ``s`` on its combined top cards, then cashes.
+
+    ``n``, ``swapped``, ``zx``, ``zy``: a line of :func:`_run_line` from ``leader`` with
+    ``mate``, ``run`` the side's top run of the suit.  Once the run has outlasted every
+    opponent's holding (``longest_opp``) and left the other hand void, the hand on lead
+    ``x`` leads the rest of the suit.  Then ``x`` cashes its own winners in the other suits,
+    and, holding a card of a suit whose top card its team-mate ``y`` holds, crosses to
+    ``y``, who cashes his in the suits not yet cashed, if ``y`` has enough cards outside
+    those to follow or discard through every trick before.  ``cash``: the leader's and the
+    team-mate's :func:`_nt_cash`.  Returns ``(tricks, relevant)``; ``relevant`` only where
+    the tricks reach ``goal`` (a count short of it decides nothing).
+    """
+    if n >= longest_opp and zy == 0:
+        n += pop13(zx)
+    rel = top_cards_mask((live >> (13 * s)) & SUIT_MASK, pop13(run), 13 * s)
+    if n >= goal:
+        return n, rel
+    cx_counts, cx_tops, cy_counts, cy_tops = cash
+    x = leader
+    y = mate
+    if swapped:
+        x = mate
+        y = leader
+        cx_counts, cx_tops, cy_counts, cy_tops = cy_counts, cy_tops, cx_counts, cx_tops
+    total = n + _suit_sum(cx_counts, 1 << s)
+    if total >= goal:
+        total, rx, _ = _cashed_rel(cx_counts, cx_tops, 1 << s, n, goal, live)
+        return total, rel | rx
+    skip = 1 << s
+    for c in range(4):
+        if (cx_counts >> (4 * c)) & 15:
+            skip |= 1 << c
+    if total + _suit_sum(cy_counts, skip) < goal:
+        return total, 0
+    for e in range(4):
+        if (skip >> e) & 1 or ((h[x] >> (13 * e)) & SUIT_MASK) == 0:
+            continue
+        etop = np.int64(1) << (13 * e + hibit((live >> (13 * e)) & SUIT_MASK))
+        if not (h[y] & etop):
+            continue
+        got, ry, cy = _cashed_rel(cy_counts, cy_tops, skip, total, goal, live)
+        busy = 0 if (cy >> e) & 1 else 1  # the entry card is kept in any case
+        for c in range(4):
+            if (cy >> c) & 1:
+                busy += pop13((h[y] >> (13 * c)) & SUIT_MASK)
+        if pop52(h[y]) - busy >= total:
+            _, rx, _ = _cashed_rel(cx_counts, cx_tops, 1 << s, n, goal, live)
+            return got, rel | rx | ry | etop
+        break
+    return total, 0
 
 
 @njit(cache=True)
-def _own_quick_tricks(h, hand_seat, trump, live, maxer, goal):
+def _own_quick_tricks(h, hand_seat, trump, live, maxer):
     """Tricks ``hand_seat`` can take at once on lead by cashing its own top cards.
 
-    Per suit, the top run; where it is at least as long as every other hand's holding,
-    the whole suit (the others are out of it by then; in a side suit of a trump
-    contract only if no opponent holds trumps).  Side suits of a trump contract are
+    In a trump contract (at no trump, :func:`_nt_cash`).  Per suit, the top run; where it
+    is at least as long as every other hand's holding, the whole suit (the others are out
+    of it by then; in a side suit only if no opponent holds trumps).  Side suits are
     capped by the length of every opponent who holds trumps (he could ruff once void).
-    At no trump the count stops once it reaches ``goal`` (the suits after it stay out of
-    ``relevant``).  Returns ``(tricks, relevant, suits)``: ``relevant`` the 52-bit mask of
+    Returns ``(tricks, relevant, suits)``: ``relevant`` the 52-bit mask of
     the top cards the count relies on (none in a suit nobody else holds), ``suits`` a bit for
     each suit counted.
     """
@@ -164,9 +262,6 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer, goal):
                 side_tricks += k
             if top > 0:  # in a suit nobody else holds the ranks do not matter
                 rel |= top_cards_mask(ls, top, 13 * s)
-            if trump == NT and side_tricks >= goal:
-                # enough: the suits not counted stay out of the relevant cards
-                return side_tricks, rel, suits
     if trump < NT and side_tricks > 0:
         # A team-mate holding only trumps must ruff a side-suit winner and take the
         # lead: one with f other cards lets at most f + 1 of them be cashed in a row.
@@ -215,6 +310,107 @@ def _quick_tricks_cap(h, leader, live, maxer):
 
 
 @njit(cache=True)
+def _quick_tricks_nt(h, leader, live, maxer, goal):
+    """:func:`quick_tricks` at no trump.
+
+    The lines of :func:`quick_tricks` (the leader's own winners; crossing to a team-mate and
+    his; both in turn) and, for a side of two hands, each suit run on the side's combined
+    top cards (:func:`_run_line`, either line) and then the winners of the hand it ends in
+    and of its team-mate (:func:`_run_then_cash`).  Each hand's winners are counted once
+    (:func:`_nt_cash`).  Returns ``(tricks, relevant)``.
+    """
+    side = maxer[leader]
+    hand = h[leader]
+    cl, tl = _nt_cash(h, leader, live)
+    own = _suit_sum(cl, 0)
+    if own >= goal:
+        best, rel, _ = _cashed_rel(cl, tl, 0, 0, goal, live)
+        return best, rel
+    best = own
+    mate = -1  # the leader's one team-mate (-2: more than one)
+    cm = 0
+    tm = 0
+    for p in range(4):
+        if p == leader or maxer[p] != side:
+            continue
+        mate = p if mate == -1 else -2
+        cp, tp = _nt_cash(h, p, live)
+        if mate == p:
+            cm = cp
+            tm = tp
+        etop = -1
+        for s in range(4):
+            ls = (live >> (13 * s)) & SUIT_MASK
+            if ls == 0 or ((hand >> (13 * s)) & SUIT_MASK) == 0:
+                continue
+            top = 13 * s + hibit(ls)
+            if (h[p] >> top) & 1:
+                etop = top
+                break
+        if etop < 0:
+            continue
+        t = _suit_sum(cp, 0)
+        if t >= goal:
+            t, r, _ = _cashed_rel(cp, tp, 0, 0, goal, live)
+            return t, r
+        best = t if t > best else best
+        if t > 0 and own > 0 and own + t >= goal:
+            # cash the leader's winners, cross in ``etop``'s suit and cash the team-mate's:
+            # sound when the team-mate can follow or discard through the leader's run
+            # without giving up a card of a suit he cashes
+            busy = 0
+            for s in range(4):
+                if (cp >> (4 * s)) & 15:
+                    busy += pop13((h[p] >> (13 * s)) & SUIT_MASK)
+            if pop52(h[p]) - busy >= own and pop52(hand) >= goal:
+                _, orel, _ = _cashed_rel(cl, tl, 0, 0, goal, live)
+                got, r, _ = _cashed_rel(cp, tp, 0, own, goal, live)
+                return got, orel | r | (np.int64(1) << etop)
+    rel = 0
+    if mate < 0:
+        return best, rel
+    cash = (cl, tl, cm, tm)
+    both = 0  # the two hands' winners in all suits
+    for s in range(4):
+        both += ((cl >> (4 * s)) & 15) + ((cm >> (4 * s)) & 15)
+    for s in range(4):
+        m = (hand >> (13 * s)) & SUIT_MASK
+        if m == 0:
+            continue
+        mp = (h[mate] >> (13 * s)) & SUIT_MASK
+        a = pop13(m)
+        b = pop13(mp)
+        # a line takes at most the longer holding in the suit it runs, and the two hands'
+        # winners in the others: a count short of ``goal`` decides nothing
+        longer = a if a > b else b
+        if longer + both - ((cl >> (4 * s)) & 15) - ((cm >> (4 * s)) & 15) < goal:
+            continue
+        ls = (live >> (13 * s)) & SUIT_MASK
+        run = top_run_mask(m | mp, ls, 0)
+        if run == 0:
+            continue
+        longest_opp = 0
+        for o in range(4):
+            if maxer[o] != side:
+                lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
+                if lo > longest_opp:
+                    longest_opp = lo
+        for ub in range(2):
+            if ub == 1 and a == b:
+                break
+            n, sw, zx, zy = _run_line(m, mp, run, ub == 1)
+            kj, rj = _run_then_cash(
+                h, leader, mate, s, live, run, n, sw, zx, zy, longest_opp, cash, goal
+            )
+            if kj > best:
+                best = kj
+                rel = rj
+                if best >= goal:
+                    return best, rel
+    return best, rel
+
+
+@njit(cache=True)
 def quick_tricks(h, leader, trump, live, maxer, goal):
     """Tricks the side on lead can take at once (a lower bound).
 
@@ -223,14 +419,19 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
     can ruff it) and the team-mate cashing his; and, when no opponent holds a trump,
     both in turn (the leader's winners, then the crossing, then the team-mate's), if
     the team-mate has enough cards outside the suits he cashes to follow or discard
-    through the leader's run.  The count stops at the first that reaches ``goal`` (the
-    tricks that decide the question), relying on the fewest cards.  Returns
+    through the leader's run; at no trump also a side of two hands running one suit on
+    its combined top cards, and then cashing the other suits' winners of the hand it ends
+    in and of its team-mate (:func:`_quick_tricks_nt`).  The count stops at the first
+    that reaches ``goal`` (the tricks that decide the question), relying on the fewest
+    cards.  Returns
     ``(tricks, relevant)``; ``(0, 0)`` at once where even :func:`_quick_tricks_cap` falls
     short of ``goal`` (no count could decide).
     """
     if _quick_tricks_cap(h, leader, live, maxer) < goal:
         return 0, 0
-    best, rel, _ = _own_quick_tricks(h, leader, trump, live, maxer, goal)
+    if trump == NT:
+        return _quick_tricks_nt(h, leader, live, maxer, goal)
+    best, rel, _ = _own_quick_tricks(h, leader, trump, live, maxer)
     if best >= goal:
         return best, rel
     own = best
@@ -239,11 +440,9 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
     hand = h[leader]
     combine = not opponents_hold_trumps(h, trump, maxer, side)
     etop = 0
-    mate = -1  # the leader's one team-mate (-2: more than one)
     for p in range(4):
         if p == leader or maxer[p] != side:
             continue
-        mate = p if mate == -1 else -2
         entry = False
         for s in range(4):
             if ((hand >> (13 * s)) & SUIT_MASK) == 0:
@@ -261,7 +460,7 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
                 etop = 13 * s + top
                 break
         if entry:
-            t, r, cashed = _own_quick_tricks(h, p, trump, live, maxer, goal)
+            t, r, cashed = _own_quick_tricks(h, p, trump, live, maxer)
             if t > best:
                 best = t
                 rel = r
@@ -282,20 +481,6 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
                     if best > pop52(hand):
                         best = pop52(hand)
                     rel = own_rel | r | (np.int64(1) << etop)
-                    if best >= goal:
-                        return best, rel
-    if trump == NT:
-        # a two-hand side running one suit on its combined top cards (a line of its own)
-        if mate >= 0:
-            for s in range(4):
-                m = (h[leader] >> (13 * s)) & SUIT_MASK
-                if m == 0:
-                    continue
-                ls = (live >> (13 * s)) & SUIT_MASK
-                km, run = _side_run(m, (h[mate] >> (13 * s)) & SUIT_MASK, ls)
-                if km > best:
-                    best = km
-                    rel = top_cards_mask(ls, run, 13 * s)
                     if best >= goal:
                         return best, rel
     return best, rel
