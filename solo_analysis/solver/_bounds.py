@@ -918,9 +918,15 @@ def second_hand_nt(h, leader, led, wc, maxer, cut):
     team-mate after it) holds the highest card of the led suit among the hands still to
     play, above the card led; that hand then leads, and cashes its top runs (what is left of
     the led suit's and every other suit's; the cards the others play to this trick can only
-    lengthen them).  Counts until ``cut``, the tricks that settle the question, and needs
-    the runs only when ``cut > 1`` (stopping early keeps the relevant cards few).  Returns
-    ``(tricks, relevant)``, 0 if the trick is not sure or ``cut`` out of reach.
+    lengthen them), and the whole of a suit where the run is at least as long as every other
+    hand's holding (counted before this trick: they only shorten).  Then, the side's one
+    other hand ``q`` following to this trick with his lowest card of the led suit (or having
+    led it), that hand crosses in a suit it did not cash to ``q``'s top card of it, and ``q``
+    cashes his in the suits not cashed, if he has cards enough outside them (and the entry
+    card) to follow or discard through that hand's run.  Counts until ``cut``, the tricks
+    that settle the question, and needs the runs only when ``cut > 1`` (stopping early
+    keeps the relevant cards few).  Returns ``(tricks, relevant)``, 0 if the trick is not
+    sure.
     """
     x = (leader + 1) & 3
     p3 = (leader + 2) & 3
@@ -944,9 +950,8 @@ def second_hand_nt(h, leader, led, wc, maxer, cut):
     tricks = 1
     rel = np.int64(1) << t
     if cut > 1:
-        if cut > pop52(h[w]):
-            return 0, 0
         live = h[0] | h[1] | h[2] | h[3]
+        counted = 0
         for s in range(4):
             ls = (live >> (13 * s)) & SUIT_MASK
             m = (h[w] >> (13 * s)) & SUIT_MASK
@@ -957,11 +962,93 @@ def second_hand_nt(h, leader, led, wc, maxer, cut):
                 continue
             k = top_run(m, ls)
             if k > 0:
-                tricks += k
-                if ls != m:  # a suit nobody else holds: the ranks do not matter
-                    rel |= top_run_mask(m, ls, 13 * s)
+                longest_other = 0
+                for o in range(4):
+                    if o != w:
+                        lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
+                        if lo > longest_other:
+                            longest_other = lo
+                if k >= longest_other:
+                    # the others are out of it by then: the rest of the suit wins too
+                    tricks += pop13(m)
+                    if longest_other > 0:
+                        rel |= top_cards_mask(ls, longest_other, 13 * s)
+                else:
+                    tricks += k
+                    if ls != m:  # a suit nobody else holds: the ranks do not matter
+                        rel |= top_run_mask(m, ls, 13 * s)
+                counted |= 1 << s
                 if tricks >= cut:
-                    break
+                    return tricks, rel
+        # then cross to the one team-mate's top card of a suit not cashed, and cash his
+        q = -1
+        for o in range(4):
+            if o != w and maxer[o] == maxer[w]:
+                q = o if q == -1 else -2
+        if q < 0:
+            return tricks, rel
+        hq = h[q]
+        if q != leader:
+            # the team-mate still plays to this trick: his lowest card of the led suit
+            lq = (hq >> base) & SUIT_MASK
+            if lq == 0:
+                return tricks, rel
+            hq &= ~(np.int64(1) << (base + lowbit(lq)))
+        hw = h[w] & ~(np.int64(1) << t)
+        etop = -1
+        for e in range(4):
+            if (counted >> e) & 1 or ((hw >> (13 * e)) & SUIT_MASK) == 0:
+                continue
+            le = (live >> (13 * e)) & SUIT_MASK
+            if e == led:
+                le &= ~(1 << r)
+            if le == 0:
+                continue
+            top = 13 * e + hibit(le)
+            if (hq >> top) & 1:
+                etop = top
+                break
+        if etop < 0:
+            return tricks, rel
+        have = tricks
+        qrel = 0
+        cashed = 0
+        busy = 0
+        for s in range(4):
+            if (counted >> s) & 1:
+                continue
+            ls = (live >> (13 * s)) & SUIT_MASK
+            m = (hq >> (13 * s)) & SUIT_MASK
+            if s == led:
+                ls &= ~(1 << r)
+            if m == 0 or ls == 0:
+                continue
+            k = top_run(m, ls)
+            if k == 0:
+                continue
+            longest_other = 0
+            for o in range(4):
+                if o != q:
+                    lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
+                    if lo > longest_other:
+                        longest_other = lo
+            if k >= longest_other:
+                have += pop13(m)
+                if longest_other > 0:
+                    qrel |= top_cards_mask(ls, longest_other, 13 * s)
+            else:
+                have += k
+                qrel |= top_run_mask(m, ls, 13 * s)
+            cashed |= 1 << s
+            busy += pop13(m)
+            if have >= cut:
+                break
+        if have >= cut:
+            if not (cashed >> (etop // 13)) & 1:
+                busy += 1  # the entry card is kept in any case
+            # he follows or discards through the tricks of ``w``'s run
+            if pop52(hq) - busy >= tricks - 1:
+                return have, rel | qrel | (np.int64(1) << etop)
     return tricks, rel
 
 
