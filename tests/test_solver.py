@@ -1237,6 +1237,40 @@ def test_no_trump_quick_tricks_run_a_suit_then_cross():
     assert ok and positions == 1
 
 
+def _dds_no_trump_endings(seed: int, low: int, lead: bool):
+    """Random no-trump endings in four suits of ``low`` to 10 cards a hand, DDS's answers.
+
+    150 endings, each leader in turn, with a random card of his led where ``lead``.  Yields
+    ``(hand masks, live, leader, card led or -1, cards a hand, DDS's tricks for the side to
+    play from this trick on, a description)``.
+    """
+    pytest.importorskip("endplay")
+    from endplay import _dds
+    from endplay.types import Card
+    from endplay.types import Deal as EPDeal
+
+    fut = _dds.futureTricks()
+    rng = np.random.default_rng(seed)
+    for _ in range(150):
+        k = int(rng.integers(low, 11))
+        cards = np.sort(rng.permutation(52)[: 4 * k].reshape(4, k), axis=1).astype(np.int8)
+        for leader in range(4):
+            h = np.array([sum(1 << int(x) for x in row) for row in cards], np.int64)
+            live = int(h[0] | h[1] | h[2] | h[3])
+            ep = EPDeal(to_pbn(cards))
+            ep.trump = 4
+            ep.first = leader
+            c = -1
+            if lead:
+                c = int(rng.choice(cards[leader]))
+                h[leader] &= ~(1 << c)
+                ep.play(Card("SHDC"[c // 13] + "23456789TJQKA"[c % 13]))
+            _dds.SolveBoard(ep._data, -1, 1, 1, fut, 0)
+            takes = int(fut.score[0])
+            where = f"{to_pbn(cards)} leader {leader} leads {c}: DDS {takes}"
+            yield h, live, leader, c, k, takes, where
+
+
 def test_no_trump_quick_tricks_against_dds():
     """Random no-trump endings in four suits, 4 to 10 cards a hand, against DDS.
 
@@ -1244,31 +1278,14 @@ def test_no_trump_quick_tricks_against_dds():
     (DDS's answer) stays short of it, and asked for what the side takes, reaches it on many
     endings.
     """
-    pytest.importorskip("endplay")
-    from endplay import _dds
-    from endplay.types import Deal as EPDeal
-
-    fut = _dds.futureTricks()
-    rng = np.random.default_rng(83)
     checked = credited = 0
-    for _ in range(150):
-        k = int(rng.integers(4, 11))
-        cards = np.sort(rng.permutation(52)[: 4 * k].reshape(4, k), axis=1).astype(np.int8)
-        h = np.array([sum(1 << int(c) for c in row) for row in cards], np.int64)
-        live = int(h[0] | h[1] | h[2] | h[3])
-        ep = EPDeal(to_pbn(cards))
-        ep.trump = 4
-        for leader in range(4):
-            ep.first = leader
-            _dds.SolveBoard(ep._data, -1, 1, 1, fut, 0)
-            takes = int(fut.score[0])
-            side = np.array([int(o % 2 == leader % 2) for o in range(4)], np.int64)
-            where = f"{to_pbn(cards)} leader {leader}: DDS {takes}"
-            if takes < k:
-                assert quick_tricks(h, leader, 4, live, side, takes + 1)[0] <= takes, where
-            if takes > 0:
-                credited += quick_tricks(h, leader, 4, live, side, takes)[0] >= takes
-            checked += 1
+    for h, live, leader, _, k, takes, where in _dds_no_trump_endings(83, 4, False):
+        side = np.array([int(o % 2 == leader % 2) for o in range(4)], np.int64)
+        if takes < k:
+            assert quick_tricks(h, leader, 4, live, side, takes + 1)[0] <= takes, where
+        if takes > 0:
+            credited += quick_tricks(h, leader, 4, live, side, takes)[0] >= takes
+        checked += 1
     assert credited > checked // 4
 
 
@@ -1302,35 +1319,15 @@ def test_second_hand_nt_against_dds():
     decide one trick more than the second hand's side takes from this trick on (DDS's
     answer) stays short of it, and asked for what the side takes, reaches it on some.
     """
-    pytest.importorskip("endplay")
-    from endplay import _dds
-    from endplay.types import Card
-    from endplay.types import Deal as EPDeal
-
-    fut = _dds.futureTricks()
-    rng = np.random.default_rng(89)
     checked = credited = 0
-    for _ in range(150):
-        k = int(rng.integers(2, 11))
-        cards = np.sort(rng.permutation(52)[: 4 * k].reshape(4, k), axis=1).astype(np.int8)
-        for leader in range(4):
-            c = int(rng.choice(cards[leader]))
-            h = np.array([sum(1 << int(x) for x in row) for row in cards], np.int64)
-            h[leader] &= ~(1 << c)
-            ep = EPDeal(to_pbn(cards))
-            ep.trump = 4
-            ep.first = leader
-            ep.play(Card("SHDC"[c // 13] + "23456789TJQKA"[c % 13]))
-            _dds.SolveBoard(ep._data, -1, 1, 1, fut, 0)
-            takes = int(fut.score[0])  # the side to play, from this trick on
-            x = (leader + 1) % 4
-            side = np.array([int(o % 2 == x % 2) for o in range(4)], np.int64)
-            where = f"{to_pbn(cards)} leader {leader} leads {c}: DDS {takes}"
-            if takes < k:
-                assert second_hand_nt(h, leader, c // 13, c, side, takes + 1)[0] <= takes, where
-            if takes > 0:
-                credited += second_hand_nt(h, leader, c // 13, c, side, takes)[0] >= takes
-            checked += 1
+    for h, _, leader, c, k, takes, where in _dds_no_trump_endings(89, 2, True):
+        x = (leader + 1) % 4
+        side = np.array([int(o % 2 == x % 2) for o in range(4)], np.int64)
+        if takes < k:
+            assert second_hand_nt(h, leader, c // 13, c, side, takes + 1)[0] <= takes, where
+        if takes > 0:
+            credited += second_hand_nt(h, leader, c // 13, c, side, takes)[0] >= takes
+        checked += 1
     assert credited > checked // 20
 
 

@@ -88,6 +88,35 @@ def _run_line(mine, mate, run, unblock):
 
 
 @njit(cache=True, inline="always")
+def _longest_other(h, x, s):
+    """The longest holding of suit ``s`` among the hands other than ``x``."""
+    longest = 0
+    for o in range(4):
+        if o != x:
+            lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
+            if lo > longest:
+                longest = lo
+    return longest
+
+
+@njit(cache=True, inline="always")
+def _cash_count(h, x, m, ls, s):
+    """What hand ``x``, holding ``m`` of no-trump suit ``s`` (live cards ``ls``), cashes on lead.
+
+    Its top run, and the whole of ``m`` where the run is at least as long as every other
+    hand's holding (the others are out of it by then).  Returns ``(tricks, top)``: ``top``
+    how many of the suit's top cards the count relies on.
+    """
+    k = top_run(m, ls)
+    if k == 0:
+        return 0, 0
+    longest = _longest_other(h, x, s)
+    if k >= longest:
+        return pop13(m), longest
+    return k, k
+
+
+@njit(cache=True, inline="always")
 def _nt_cash(h, x, live):
     """What hand ``x`` cashes on lead at no trump, suit by suit.
 
@@ -102,19 +131,7 @@ def _nt_cash(h, x, live):
         m = (h[x] >> (13 * s)) & SUIT_MASK
         if m == 0:
             continue
-        k = top_run(m, (live >> (13 * s)) & SUIT_MASK)
-        if k == 0:
-            continue
-        longest_other = 0
-        for o in range(4):
-            if o != x:
-                lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
-                if lo > longest_other:
-                    longest_other = lo
-        top = k
-        if k >= longest_other:
-            k = pop13(m)
-            top = longest_other
+        k, top = _cash_count(h, x, m, (live >> (13 * s)) & SUIT_MASK, s)
         counts |= k << (4 * s)
         tops |= top << (4 * s)
     return counts, tops
@@ -235,12 +252,7 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
         k = top_run(m, ls)
         if k == 0:
             continue
-        longest_other = 0
-        for o in range(4):
-            if o != hand_seat:
-                lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
-                if lo > longest_other:
-                    longest_other = lo
+        longest_other = _longest_other(h, hand_seat, s)
         top = k  # the top cards the count relies on
         if k >= longest_other and (s == trump or not opp_trumps):
             k = pop13(m)
@@ -960,23 +972,11 @@ def second_hand_nt(h, leader, led, wc, maxer, cut):
                 m &= ~(1 << r)
             if m == 0 or ls == 0:
                 continue
-            k = top_run(m, ls)
+            k, top = _cash_count(h, w, m, ls, s)
             if k > 0:
-                longest_other = 0
-                for o in range(4):
-                    if o != w:
-                        lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
-                        if lo > longest_other:
-                            longest_other = lo
-                if k >= longest_other:
-                    # the others are out of it by then: the rest of the suit wins too
-                    tricks += pop13(m)
-                    if longest_other > 0:
-                        rel |= top_cards_mask(ls, longest_other, 13 * s)
-                else:
-                    tricks += k
-                    if ls != m:  # a suit nobody else holds: the ranks do not matter
-                        rel |= top_run_mask(m, ls, 13 * s)
+                tricks += k
+                if top > 0:  # none in a suit nobody else holds
+                    rel |= top_cards_mask(ls, top, 13 * s)
                 counted |= 1 << s
                 if tricks >= cut:
                     return tricks, rel
@@ -1023,22 +1023,12 @@ def second_hand_nt(h, leader, led, wc, maxer, cut):
                 ls &= ~(1 << r)
             if m == 0 or ls == 0:
                 continue
-            k = top_run(m, ls)
+            k, top = _cash_count(h, q, m, ls, s)
             if k == 0:
                 continue
-            longest_other = 0
-            for o in range(4):
-                if o != q:
-                    lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
-                    if lo > longest_other:
-                        longest_other = lo
-            if k >= longest_other:
-                have += pop13(m)
-                if longest_other > 0:
-                    qrel |= top_cards_mask(ls, longest_other, 13 * s)
-            else:
-                have += k
-                qrel |= top_run_mask(m, ls, 13 * s)
+            have += k
+            if top > 0:
+                qrel |= top_cards_mask(ls, top, 13 * s)
             cashed |= 1 << s
             busy += pop13(m)
             if have >= cut:
