@@ -1361,6 +1361,15 @@ def test_second_hand_nt_against_oracle_for_every_side():
     assert credited > 30
 
 
+def _random_endings(rng, n, lo, hi):
+    """``n`` random endings of ``lo`` to ``hi`` cards a hand: ``(cards, hands, live)``."""
+    for _ in range(n):
+        k = int(rng.integers(lo, hi + 1))
+        cards = rng.permutation(52)[: 4 * k].reshape(4, k)
+        h = np.array([sum(1 << int(c) for c in row) for row in cards], np.int64)
+        yield cards, h, int(h[0] | h[1] | h[2] | h[3])
+
+
 def test_quick_tricks_cap_is_never_below_the_count(monkeypatch):
     """The cap that lets ``quick_tricks`` stop at once never hides a count that decides.
 
@@ -1376,20 +1385,74 @@ def test_quick_tricks_cap_is_never_below_the_count(monkeypatch):
     rng = np.random.default_rng(71)
     sides = [(1, 0, 1, 0), (1, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1)]
     tight = 0
-    for _ in range(300):
-        k = int(rng.integers(3, 8))
-        cards = rng.permutation(52)[: 4 * k].reshape(4, k)
-        h = np.array([sum(1 << int(c) for c in row) for row in cards], np.int64)
-        live = int(h[0] | h[1] | h[2] | h[3])
+    for cards, h, live in _random_endings(rng, 300, 3, 7):
         trump = int(rng.integers(0, 5))
         for side in sides:
             maxer = np.array(side, np.int64)
             for leader in range(4):
                 count, _ = uncapped(h, leader, trump, live, maxer, 14)
-                c = cap(h, leader, live, maxer)
+                c = cap(h, leader, trump, live, maxer)
                 assert c >= count, f"{cards.tolist()} trump {trump} {side} {leader}"
                 tight += c == count and count > 0
     assert tight > 100
+
+
+def test_trump_quick_tricks_cash_the_suits_relying_on_fewest_cards():
+    """A suit nobody else holds decides before one whose top cards it would rely on.
+
+    Hearts trumps, held by nobody: North's two clubs nobody else holds are two tricks
+    relying on no card; his spade ace-king two more, relying on the two top spades.
+    """
+    from solo_analysis.cards import parse_card
+
+    hands = ["SA SK C3 C2", "S5 S4 D5 D4", "S7 S6 D7 D6", "S9 S8 D9 D8"]
+    h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
+    live = int(h[0] | h[1] | h[2] | h[3])
+    ns = np.array([1, 0, 1, 0], np.int64)
+    top_two = (1 << parse_card("SA")) | (1 << parse_card("SK"))
+    assert quick_tricks(h, 0, 1, live, ns, 2) == (2, 0)
+    assert quick_tricks(h, 0, 1, live, ns, 3) == (4, top_two)
+    assert quick_tricks(h, 0, 1, live, ns, 4) == (4, top_two)
+
+
+def test_trump_quick_tricks_patterns_against_oracle():
+    """Where the trump-contract count decides, every ending of its pattern is decided alike.
+
+    Random 3- and 4-card endings in a trump suit, every leader and side (two against two,
+    either partner, a lone hand and three against one), every goal the count reaches: the
+    owners of each suit's cards below the lowest card the count relies on (a whole suit
+    where it relies on none) are shuffled among the hands holding them, as the table's
+    pattern allows, and the oracle gives the side on lead at least the goal there too.
+    """
+    rng = np.random.default_rng(97)
+    sides = [(1, 0, 1, 0), (1, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1)]
+    decided = 0
+    for cards, h, live in _random_endings(rng, 25, 3, 4):
+        k = cards.shape[1]
+        trump = int(rng.integers(0, 4))
+        owner = {int(c): o for o in range(4) for c in cards[o]}
+        for side in sides:
+            for leader in range(4):
+                maxer = np.array([int(side[o] == side[leader]) for o in range(4)], np.int64)
+                mine = tuple(o for o in range(4) if maxer[o])
+                for goal in range(1, k + 1):
+                    count, rel = quick_tricks(h, leader, trump, live, maxer, goal)
+                    if count < goal:
+                        break
+                    moved = dict(owner)
+                    for s in range(4):
+                        suit = sorted((c for c in owner if c // 13 == s), reverse=True)
+                        rs = [c for c in suit if (rel >> c) & 1]
+                        free = [c for c in suit if not rs or c < min(rs)]
+                        owners = rng.permutation([owner[c] for c in free])
+                        for c, o in zip(free, owners, strict=True):
+                            moved[c] = int(o)
+                    hands = [sorted(c for c in moved if moved[c] == o) for o in range(4)]
+                    takes = naive_tricks(hands, trump, leader, mine, False)
+                    where = f"{cards.tolist()} trump {trump} {side} leader {leader}: {hands}"
+                    assert takes >= goal, where
+                    decided += 1
+    assert decided > 100
 
 
 def _lead_weights(

@@ -233,17 +233,17 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
     is at least as long as every other hand's holding, the whole suit (the others are out
     of it by then; in a side suit only if no opponent holds trumps).  Side suits are
     capped by the length of every opponent who holds trumps (he could ruff once void).
-    Returns ``(tricks, relevant, suits)``: ``relevant`` the 52-bit mask of
-    the top cards the count relies on (none in a suit nobody else holds), ``suits`` a bit for
-    each suit counted.
+    Returns ``(tricks, counts, tops, cap)``: ``counts`` and ``tops`` 4 bits a suit as
+    :func:`_nt_cash` returns them, ``cap`` the most side-suit tricks he can cash in a row
+    (:func:`_trump_cash_rel`).
     """
     hand = h[hand_seat]
     side = maxer[hand_seat]
     opp_trumps = opponents_hold_trumps(h, trump, maxer, side)
     trump_tricks = 0
     side_tricks = 0
-    rel = 0
-    suits = 0
+    counts = 0
+    tops = 0
     for s in range(4):
         m = (hand >> (13 * s)) & SUIT_MASK
         if m == 0:
@@ -267,13 +267,13 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
                         k = lo
             top = k
         if k > 0:
-            suits |= 1 << s
+            counts |= k << (4 * s)
+            tops |= top << (4 * s)
             if s == trump:
                 trump_tricks += k
             else:
                 side_tricks += k
-            if top > 0:  # in a suit nobody else holds the ranks do not matter
-                rel |= top_cards_mask(ls, top, 13 * s)
+    cap = 13
     if trump < NT and side_tricks > 0:
         # A team-mate holding only trumps must ruff a side-suit winner and take the
         # lead: one with f other cards lets at most f + 1 of them be cashed in a row.
@@ -281,13 +281,55 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
             if o == hand_seat or maxer[o] != side or ((h[o] >> (13 * trump)) & SUIT_MASK) == 0:
                 continue
             free = pop52(h[o]) - pop13((h[o] >> (13 * trump)) & SUIT_MASK)
-            if side_tricks > free + 1:
-                side_tricks = free + 1
-    return trump_tricks + side_tricks, rel, suits
+            if free + 1 < cap:
+                cap = free + 1
+    if side_tricks > cap:
+        side_tricks = cap
+    return trump_tricks + side_tricks, counts, tops, cap
 
 
 @njit(cache=True, inline="always")
-def _quick_tricks_cap(h, leader, live, maxer):
+def _trump_cash_rel(counts, tops, trump, cap, first, goal, live):
+    """The suits of an :func:`_own_quick_tricks` count cashed until ``goal``, fewest cards first.
+
+    Suit ``first`` (the entry suit of a crossing; -1 for none) first, then the suits whose
+    count relies on no card (nobody else holds them), then the others, those relying on
+    fewer top cards first; side-suit tricks count up to ``cap`` in all.  Returns
+    ``(tricks, relevant, suits)``: ``relevant`` the top cards the suits cashed rely on.
+    """
+    have_t = 0
+    have_s = 0
+    rel = 0
+    suits = 0
+    while have_t + (have_s if have_s < cap else cap) < goal:
+        pick = -1
+        if first >= 0 and not (suits >> first) & 1:
+            pick = first
+        else:
+            least = 14
+            for s in range(4):
+                if (suits >> s) & 1 or ((counts >> (4 * s)) & 15) == 0:
+                    continue
+                tp = (tops >> (4 * s)) & 15
+                if tp < least:
+                    least = tp
+                    pick = s
+        if pick < 0:
+            break
+        suits |= 1 << pick
+        k = (counts >> (4 * pick)) & 15
+        if pick == trump:
+            have_t += k
+        else:
+            have_s += k
+        tp = (tops >> (4 * pick)) & 15
+        if tp > 0:
+            rel |= top_cards_mask((live >> (13 * pick)) & SUIT_MASK, tp, 13 * pick)
+    return have_t + (have_s if have_s < cap else cap), rel, suits
+
+
+@njit(cache=True, inline="always")
+def _quick_tricks_cap(h, leader, trump, live, maxer):
     """An upper bound on :func:`quick_tricks`: what the side on lead could cash at most.
 
     Every line of the count takes tricks in a suit only with the side's cards above every
@@ -315,9 +357,15 @@ def _quick_tricks_cap(h, leader, live, maxer):
                 longest_opp = lo
         k = top_run(mine, ls)
         if k >= longest_opp:
-            cap += longest
-        else:
-            cap += k
+            k = longest
+        if trump < NT and s != trump:
+            # an opponent holding trumps ruffs once void
+            for o in range(4):
+                if maxer[o] != side and (h[o] >> (13 * trump)) & SUIT_MASK:
+                    lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
+                    if lo < k:
+                        k = lo
+        cap += k
     return cap
 
 
@@ -439,15 +487,15 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
     ``(tricks, relevant)``; ``(0, 0)`` at once where even :func:`_quick_tricks_cap` falls
     short of ``goal`` (no count could decide).
     """
-    if _quick_tricks_cap(h, leader, live, maxer) < goal:
+    if _quick_tricks_cap(h, leader, trump, live, maxer) < goal:
         return 0, 0
     if trump == NT:
         return _quick_tricks_nt(h, leader, live, maxer, goal)
-    best, rel, _ = _own_quick_tricks(h, leader, trump, live, maxer)
+    best, cl, tl, capl = _own_quick_tricks(h, leader, trump, live, maxer)
     if best >= goal:
-        return best, rel
+        got, rel, _ = _trump_cash_rel(cl, tl, trump, capl, -1, goal, live)
+        return got, rel
     own = best
-    own_rel = rel
     side = maxer[leader]
     hand = h[leader]
     combine = not opponents_hold_trumps(h, trump, maxer, side)
@@ -472,12 +520,13 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
                 etop = 13 * s + top
                 break
         if entry:
-            t, r, cashed = _own_quick_tricks(h, p, trump, live, maxer)
+            t, cp, tp, capp = _own_quick_tricks(h, p, trump, live, maxer)
             if t > best:
                 best = t
-                rel = r
                 if best >= goal:
-                    return best, rel
+                    # the crossing trick is one of the team-mate's in the entry suit
+                    got, r, _ = _trump_cash_rel(cp, tp, trump, capp, etop // 13, goal, live)
+                    return got, r | (np.int64(1) << etop)
             if combine and t > 0 and own > 0:
                 # cash the leader's winners, cross in ``e`` and cash the team-mate's: sound
                 # when nobody on the other side can ruff, and the team-mate can follow or
@@ -486,16 +535,17 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
                 busy = 0
                 for s in range(4):
                     ps_ = (h[p] >> (13 * s)) & SUIT_MASK
-                    if ps_ and (cashed >> s) & 1:
+                    if ps_ and (cp >> (4 * s)) & 15:
                         busy += pop13(ps_)
                 if pop52(h[p]) - busy >= own and own + t > best:
                     best = own + t
                     if best > pop52(hand):
                         best = pop52(hand)
-                    rel = own_rel | r | (np.int64(1) << etop)
                     if best >= goal:
-                        return best, rel
-    return best, rel
+                        _, orel, _ = _trump_cash_rel(cl, tl, trump, capl, -1, 14, live)
+                        _, r, _ = _trump_cash_rel(cp, tp, trump, capp, -1, 14, live)
+                        return best, orel | r | (np.int64(1) << etop)
+    return best, 0
 
 
 @njit(cache=True, inline="always")
