@@ -482,10 +482,13 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
     through the leader's run; at no trump also a side of two hands running one suit on
     its combined top cards, and then cashing the other suits' winners of the hand it ends
     in and of its team-mate (:func:`_quick_tricks_nt`).  The count stops at the first
-    that reaches ``goal`` (the tricks that decide the question), relying on the fewest
-    cards.  Returns
-    ``(tricks, relevant)``; ``(0, 0)`` at once where even :func:`_quick_tricks_cap` falls
-    short of ``goal`` (no count could decide).
+    line that reaches ``goal`` (the tricks that decide the question), and a line cashes
+    its suits only until ``goal``: in a trump contract the suits nobody else holds first,
+    then those relying on the fewest top cards (:func:`_trump_cash_rel`).  Returns
+    ``(tricks, relevant)``: ``tricks`` at least ``goal`` where a line reaches it (it may
+    stop short of all the line could cash), and ``relevant`` the cards that decision
+    relies on (0 where no line reaches ``goal``); ``(0, 0)`` at once where even
+    :func:`_quick_tricks_cap` falls short of ``goal`` (no count could decide).
     """
     if _quick_tricks_cap(h, leader, trump, live, maxer) < goal:
         return 0, 0
