@@ -101,7 +101,10 @@ def _longest_other(h, x, s):
 
 @njit(cache=True, inline="always")
 def _cash_count(h, x, m, ls, s):
-    """What hand ``x``, holding ``m`` of no-trump suit ``s`` (live cards ``ls``), cashes on lead.
+    """What hand ``x``, holding ``m`` of suit ``s`` (live cards ``ls``), cashes on lead.
+
+    For a suit no opponent can ruff (at no trump, the trump suit, or no opponent holding
+    a trump).
 
     Its top run, and the whole of ``m`` where the run is at least as long as every other
     hand's holding (the others are out of it by then).  Returns ``(tricks, top)``: ``top``
@@ -114,6 +117,21 @@ def _cash_count(h, x, m, ls, s):
     if k >= longest:
         return pop13(m), longest
     return k, k
+
+
+@njit(cache=True, inline="always")
+def _unruffed(h, trump, maxer, side, s, k):
+    """``k`` tricks of side suit ``s`` cut to what no opponent of ``side`` can ruff.
+
+    An opponent holding trumps ruffs once void: at most the shortest holding of ``s`` among
+    those opponents.
+    """
+    for o in range(4):
+        if maxer[o] != side and (h[o] >> (13 * trump)) & SUIT_MASK:
+            lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
+            if lo < k:
+                k = lo
+    return k
 
 
 @njit(cache=True, inline="always")
@@ -249,22 +267,10 @@ def _own_quick_tricks(h, hand_seat, trump, live, maxer):
         if m == 0:
             continue
         ls = (live >> (13 * s)) & SUIT_MASK
-        k = top_run(m, ls)
-        if k == 0:
-            continue
-        longest_other = _longest_other(h, hand_seat, s)
-        top = k  # the top cards the count relies on
-        if k >= longest_other and (s == trump or not opp_trumps):
-            k = pop13(m)
-            top = longest_other  # once the others are out, the rest of the suit wins too
-        elif trump < NT and s != trump:
-            for o in range(4):
-                if maxer[o] == side:
-                    continue
-                if (h[o] >> (13 * trump)) & SUIT_MASK:
-                    lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
-                    if lo < k:
-                        k = lo
+        if s == trump or not opp_trumps:
+            k, top = _cash_count(h, hand_seat, m, ls, s)
+        else:
+            k = _unruffed(h, trump, maxer, side, s, top_run(m, ls))
             top = k
         if k > 0:
             counts |= k << (4 * s)
@@ -359,12 +365,7 @@ def _quick_tricks_cap(h, leader, trump, live, maxer):
         if k >= longest_opp:
             k = longest
         if trump < NT and s != trump:
-            # an opponent holding trumps ruffs once void
-            for o in range(4):
-                if maxer[o] != side and (h[o] >> (13 * trump)) & SUIT_MASK:
-                    lo = pop13((h[o] >> (13 * s)) & SUIT_MASK)
-                    if lo < k:
-                        k = lo
+            k = _unruffed(h, trump, maxer, side, s, k)
         cap += k
     return cap
 
