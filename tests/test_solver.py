@@ -25,6 +25,7 @@ from naive import naive_tricks
 from numba import njit
 from script_loader import ROOT, load_script
 
+from solo_analysis.cards import card_str
 from solo_analysis.deal import Deal
 from solo_analysis.errors import DealError, SeatError, SoloAnalysisError
 from solo_analysis.solver import (
@@ -1591,6 +1592,82 @@ def test_move_order_lists_every_legal_run_once():
     assert sorted(after) == ["3S", "AS"]
     # East leads the king: South's only spade is the one move
     assert move_order(pbn, trump="NT", leader="E", declarers="NS", trick="KS") == ["4S"]
+
+
+def _rank_follow_order(hands, trick_cards, trump, side):
+    """The follow order by rank alone (``_moves._follow_by_rank``'s rule), from card codes.
+
+    ``hands`` are sets of codes without the trick's cards, ``trick_cards`` the trick's
+    cards in play order; seats (and ``side``'s bits) count from the trick's leader, 0.
+    """
+    npl = len(trick_cards)
+    mover = npl  # seats counted from the trick's leader
+    led = trick_cards[0] // 13
+    win = 0
+    for i in range(1, npl):
+        c, b = trick_cards[i], trick_cards[win]
+        if (c // 13 == b // 13 and c > b) or (c // 13 == trump and b // 13 != trump):
+            win = i
+    wc = trick_cards[win]
+    mine = ((side >> win) & 1) == ((side >> mover) & 1)
+    live = set().union(*hands) | set(trick_cards)
+    suit = sorted(c for c in hands[mover] if c // 13 == led)
+    heads = []
+    for c in suit:
+        above = [x for x in live if x // 13 == led and x > c]
+        if not above or min(above) not in hands[mover]:
+            heads.append(c)
+    if wc // 13 != led:
+        return heads
+    top = wc
+    if npl == 2:
+        fourth = [x for x in hands[3] if x // 13 == led]
+        if fourth and max(fourth) > wc:
+            if ((side >> 3) & 1) == ((side >> 2) & 1):
+                mine = True
+            else:
+                top = max(fourth)
+    if mine and top == wc:
+        return heads
+    sure = [c for c in heads if c > top]
+    between = sorted((c for c in heads if wc < c < top), reverse=True)
+    return sure + between + [c for c in heads if c < wc]
+
+
+def test_follows_ordered_by_rank_alone():
+    # Random tricks: the last hand to play, the third with a team-mate after him (any
+    # contract) and the third at no trump, following suit with two runs or more, for sides
+    # of every shape: the search's order is the rule worked out from the cards.
+    rng = np.random.default_rng(23)
+    checked = 0
+    for _ in range(600):
+        cards = rng.permutation(52)
+        n = int(rng.integers(3, 14))
+        hands = [{int(c) for c in cards[13 * s : 13 * s + n]} for s in range(4)]
+        npl = int(rng.choice([2, 3]))
+        trump = int(rng.integers(0, 5))
+        side = int(rng.choice([0b0101, 0b0011, 0b1001, 0b0001, 0b0010, 0b1110]))
+        if npl == 2 and trump < 4 and ((side >> 3) & 1) != ((side >> 2) & 1):
+            continue  # the third hand in trumps, an opponent after him: weighted otherwise
+        trick = [int(rng.choice(sorted(hands[0])))]
+        for i in range(1, npl):
+            follow = [c for c in hands[i] if c // 13 == trick[0] // 13]
+            trick.append(int(rng.choice(sorted(follow or hands[i]))))
+        left = [h - set(trick) for h in hands]
+        want = _rank_follow_order(left, trick, trump, side)
+        if len(want) < 2:
+            continue
+        seat = int(rng.integers(4))  # the trick's leader; its seats rotate from there
+        deal_hands = [""] * 4
+        for i in range(4):
+            deal_hands[(seat + i) % 4] = " ".join(card_str(c) for c in sorted(hands[i]))
+        rot = sum(1 << ((seat + i) % 4) for i in range(4) if (side >> i) & 1)
+        got = _first_moves(
+            deal_hands, (seat + npl) % 4, trump, rot, trick=tuple(card_str(c) for c in trick)
+        )
+        assert got == [card_str(c) for c in want], (deal_hands, trick, trump, side)
+        checked += 1
+    assert checked > 100
 
 
 def test_move_order_rejects_a_bad_trick():

@@ -97,6 +97,80 @@ def lead_weights(h, s, L, seat, side, mine, trumps):
     return win, low, seq
 
 
+@njit(cache=True, inline="always")
+def _emit(moves, depth, nm, base, x, ascending):
+    """Append the cards of rank mask ``x`` to ``moves[depth]`` from ``nm`` on; the new count.
+
+    ``base`` is the suit's first card code; lowest first if ``ascending``, else highest first.
+    """
+    while x:
+        if ascending:
+            r = lowbit(x)
+        else:
+            r = hibit(x)
+        x ^= 1 << r
+        moves[depth, nm] = base + r
+        nm += 1
+    return nm
+
+
+@njit(cache=True, inline="always")
+def _run_heads(m, L):
+    """The highest card of each run of equivalent cards of ``m`` (rank masks of one suit).
+
+    A card of the mover's (``m``) heads a run unless the next live card above it
+    (``L``: the suit's live cards, the current trick's included) is his too.
+    """
+    heads = 0
+    x = m
+    while x:
+        r = lowbit(x)
+        b = 1 << r
+        x ^= b
+        above = L & ~((b << 1) - 1)
+        if not (above & -above & m):
+            heads |= b
+    return heads
+
+
+@njit(cache=True, inline="always")
+def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, depth):
+    """The follows of :func:`gen_moves` where its weights order them by rank alone.
+
+    For a seat that wants tricks following suit last to the trick, or third with a team-mate
+    after him, in any contract, or third at no trump: the weights of :func:`gen_moves`
+    differ for every two runs there, so the history scores never decide, and the order is
+    found from the ranks without scores.  Where a team-mate wins the trick (his card wins
+    so far and no opponent after can beat it, or he plays after and holds a higher card of
+    the suit than the winning one), the runs lowest first.  Otherwise the runs above the
+    winning card and the top card of an opponent after (the fourth hand at no trump),
+    lowest first, then those that beat the winning card only, highest first, then the
+    rest, lowest first.  ``m`` is the mover's cards of the suit led and ``L`` its live cards
+    (the trick's included), as rank masks; returns the number of moves.
+    """
+    heads = _run_heads(m, L)
+    base = 13 * led
+    mine = maxer[win_seat] == maxer[seat]
+    wr = win_card - base  # the winning card's rank if it is of the suit led
+    if win_card // 13 != led:
+        return _emit(moves, depth, 0, base, heads, True)  # ruffed: nothing beats it
+    top = wr  # what a run must lie above to win for sure
+    if npl == 2:
+        ho = (h[(seat + 1) & 3] >> base) & SUIT_MASK
+        if ho and hibit(ho) > wr:
+            if maxer[(seat + 1) & 3] == maxer[seat]:
+                mine = True  # a team-mate after him beats it
+            else:
+                top = hibit(ho)
+    if mine and top == wr:
+        return _emit(moves, depth, 0, base, heads, True)  # under a team-mate's sure winner
+    lower = (1 << (wr + 1)) - 1  # ranks up to the winning card's
+    sure = heads & ~((1 << (top + 1)) - 1)
+    nm = _emit(moves, depth, 0, base, sure, True)
+    nm = _emit(moves, depth, nm, base, heads & ~lower & ~sure, False)
+    return _emit(moves, depth, nm, base, heads & lower, True)
+
+
 # inlined into the search (numba IR inlining): no call or reference counting of the arrays
 # it takes at every position
 @njit(cache=True, inline="always")
@@ -114,9 +188,17 @@ def gen_moves(
             m = (follow >> (13 * led)) & SUIT_MASK
             hi = hibit(m)
             span = ((2 << hi) - 1) & ~((1 << lowbit(m)) - 1)
-            if (((live >> (13 * led)) & SUIT_MASK) & span) == m:
+            L = (live >> (13 * led)) & SUIT_MASK
+            if (L & span) == m:
                 moves[depth, 0] = 13 * led + hi
                 return 1
+            # (the third hand in trumps only with a team-mate after him)
+            if wants[seat] and (
+                npl == 3 or (npl == 2 and (trump == NT or maxer[(seat + 1) & 3] == maxer[seat]))
+            ):
+                return _follow_by_rank(
+                    h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, depth
+                )
         legal = follow if follow != 0 else hand
     else:
         legal = hand
@@ -232,17 +314,14 @@ def gen_moves(
             seq = False
             if want and (trump == NT or n_opp == 2):
                 lead_win, lead_low, seq = lead_weights(h, s, L, seat, side, mine, trump < NT)
-        # Walk the mover's cards only, high to low (not all 13 ranks): a card heads a run
-        # unless the next live card above it is his.
+        # the mover's runs, high to low
         others = L & ~m
-        x = m
+        x = _run_heads(m, L)
         while x:
             r = hibit(x)
             b = 1 << r
             x ^= b
             above = L & ~((b << 1) - 1)
-            if above & -above & m:
-                continue  # the live card just above is the mover's: same run
             top = (others & above) == 0  # above every card of other hands in this suit
             c = 13 * s + r
             # ---- heuristic score (higher is tried first) ----
