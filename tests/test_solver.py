@@ -25,7 +25,7 @@ from naive import naive_tricks
 from numba import njit
 from script_loader import ROOT, load_script
 
-from solo_analysis.cards import card_str
+from solo_analysis.cards import card_code, card_str
 from solo_analysis.deal import Deal
 from solo_analysis.errors import DealError, SeatError, SoloAnalysisError
 from solo_analysis.solver import (
@@ -48,7 +48,8 @@ from solo_analysis.solver._bounds import (
     quick_tricks,
     second_hand_nt,
 )
-from solo_analysis.solver._moves import lead_weights
+from solo_analysis.solver._kernels import new_history, roles
+from solo_analysis.solver._moves import gen_moves, lead_weights
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
 # does, with numpy's warning.
@@ -1601,7 +1602,11 @@ def _rank_follow_order(hands, trick_cards, trump, side):
     cards in play order; seats (and ``side``'s bits) count from the trick's leader, 0.
     """
     npl = len(trick_cards)
-    mover = npl  # seats counted from the trick's leader
+    mover = npl
+
+    def mates(a, b):
+        return ((side >> a) & 1) == ((side >> b) & 1)
+
     led = trick_cards[0] // 13
     win = 0
     for i in range(1, npl):
@@ -1609,7 +1614,6 @@ def _rank_follow_order(hands, trick_cards, trump, side):
         if (c // 13 == b // 13 and c > b) or (c // 13 == trump and b // 13 != trump):
             win = i
     wc = trick_cards[win]
-    mine = ((side >> win) & 1) == ((side >> mover) & 1)
     live = set().union(*hands) | set(trick_cards)
     suit = sorted(c for c in hands[mover] if c // 13 == led)
     heads = []
@@ -1619,36 +1623,63 @@ def _rank_follow_order(hands, trick_cards, trump, side):
             heads.append(c)
     if wc // 13 != led:
         return heads
-    top = wc
-    if npl == 2:
-        fourth = [x for x in hands[3] if x // 13 == led]
-        if fourth and max(fourth) > wc:
-            if ((side >> 3) & 1) == ((side >> 2) & 1):
-                mine = True
-            else:
-                top = max(fourth)
-    if mine and top == wc:
+    opp_top = mate_top = -1
+    for o in range(npl + 1, 4):
+        held = [x for x in hands[o] if x // 13 == led]
+        if mates(o, mover):
+            mate_top = max(held + [mate_top])
+        else:
+            opp_top = max(held + [opp_top])
+    if (mates(win, mover) and wc > opp_top) or (mate_top > opp_top and mate_top > wc):
         return heads
-    sure = [c for c in heads if c > top]
-    between = sorted((c for c in heads if wc < c < top), reverse=True)
-    return sure + between + [c for c in heads if c < wc]
+    top = max(wc, opp_top)
+    # those that beat the winning card only: highest first (with a team-mate after, by
+    # their history scores, none here)
+    between = [c for c in heads if wc < c < top][::-1]
+    return [c for c in heads if c > top] + between + [c for c in heads if c < wc]
+
+
+def test_follows_that_beat_the_winning_card_only():
+    # No trump, N leads the 5 of spades.  Third hand (South, for N+S), after East's 6, holds
+    # the queen and the ten (the jack is North's), West after him the king: the two that
+    # beat the 6 only, highest first, then the 2.
+    hands = ["AS 5S JS 2H", "6S 3H 4H 5H", "QS TS 2S 6H", "KS 7S 7H 8H"]
+    assert _first_moves(hands, 2, 4, 0b0101, trick=("5S", "6S")) == ["QS", "TS", "2S"]
+    # Second hand (East, for E+W) with the same spades, South's king after him and then his
+    # team-mate West: leaving the trick to West, the queen and the ten weigh alike, and
+    # their history scores order them (highest first with none).
+    hands = ["AS 5S JS 2H", "QS TS 2S 3H", "KS 7S 6H 7H", "4S 8H 9H TH"]
+    assert _first_moves(hands, 1, 4, 0b0101, trick=("5S",)) == ["QS", "TS", "2S"]
+    masks = np.array([h.mask for h in Deal(hands)], dtype=np.int64)
+    masks[0] ^= 1 << card_code("5S")
+    maxer, _, wants = roles(0b0101, False)
+    for scores, want in (((0, 9), ["TS", "QS", "2S"]), ((9, 0), ["QS", "TS", "2S"])):
+        hist = new_history()
+        hist[1, card_code("QS")], hist[1, card_code("TS")] = scores
+        moves = np.zeros((56, 16), dtype=np.int64)
+        n = gen_moves(
+            masks, 1, 1, 0, card_code("5S"), 0, 1 << card_code("5S"), 4, maxer, wants,
+            moves, np.zeros((56, 16), dtype=np.int64), 0, hist,
+        )  # fmt: skip
+        assert [card_str(int(c)) for c in moves[0, :n]] == want
 
 
 def test_follows_ordered_by_rank_alone():
-    # Random tricks: the last hand to play, the third with a team-mate after him (any
-    # contract) and the third at no trump, following suit with two runs or more, for sides
-    # of every shape: the search's order is the rule worked out from the cards.
+    # Random tricks where a seat follows suit with two runs or more: at no trump every seat,
+    # in a trump contract a seat with no opponent after him, for sides of every shape: the
+    # search's order is the rule worked out from the cards.
     rng = np.random.default_rng(23)
     checked = 0
-    for _ in range(600):
+    for _ in range(900):
         cards = rng.permutation(52)
         n = int(rng.integers(3, 14))
         hands = [{int(c) for c in cards[13 * s : 13 * s + n]} for s in range(4)]
-        npl = int(rng.choice([2, 3]))
+        npl = int(rng.integers(1, 4))
         trump = int(rng.integers(0, 5))
-        side = int(rng.choice([0b0101, 0b0011, 0b1001, 0b0001, 0b0010, 0b1110]))
-        if npl == 2 and trump < 4 and ((side >> 3) & 1) != ((side >> 2) & 1):
-            continue  # the third hand in trumps, an opponent after him: weighted otherwise
+        side = int(rng.choice([0b0101, 0b0011, 0b1001, 0b0001, 0b0010, 0b0100, 0b1110]))
+        after = [((side >> o) & 1) == ((side >> npl) & 1) for o in range(npl + 1, 4)]
+        if trump < 4 and not all(after):
+            continue  # in trumps, an opponent after him: weighted otherwise
         trick = [int(rng.choice(sorted(hands[0])))]
         for i in range(1, npl):
             follow = [c for c in hands[i] if c // 13 == trick[0] // 13]
@@ -1667,7 +1698,7 @@ def test_follows_ordered_by_rank_alone():
         )
         assert got == [card_str(c) for c in want], (deal_hands, trick, trump, side)
         checked += 1
-    assert checked > 100
+    assert checked > 150
 
 
 def test_move_order_rejects_a_bad_trick():

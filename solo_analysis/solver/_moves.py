@@ -134,40 +134,69 @@ def _run_heads(m, L):
 
 
 @njit(cache=True, inline="always")
-def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, depth):
-    """The follows of :func:`gen_moves` where its weights order them by rank alone.
+def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, depth, hist):
+    """The follows of :func:`gen_moves`, found without scores.
 
-    For a seat that wants tricks following suit last to the trick, or third with a team-mate
-    after him, in any contract, or third at no trump: the weights of :func:`gen_moves`
-    differ for every two runs there, so the history scores never decide, and the order is
-    found from the ranks without scores.  Where a team-mate wins the trick (his card wins
-    so far and no opponent after can beat it, or he plays after and holds a higher card of
-    the suit than the winning one), the runs lowest first.  Otherwise the runs above the
-    winning card and the top card of an opponent after (the fourth hand at no trump),
-    lowest first, then those that beat the winning card only, highest first, then the
-    rest, lowest first.  ``m`` is the mover's cards of the suit led and ``L`` its live cards
-    (the trick's included), as rank masks; returns the number of moves.
+    For a seat that wants tricks following suit at no trump, or in a trump contract with no
+    opponent after him in the trick, the weights of :func:`gen_moves` order the runs by rank
+    but for one group, so the order is found from the ranks.  Where a team-mate wins the
+    trick (his card wins so far and no opponent after holds a higher card of the suit, or
+    he plays after and holds one above the winning card and every opponent's after), the
+    runs lowest first.  Otherwise the runs above the winning card and every opponent's
+    after (winning for sure), lowest first; then those that beat the winning card only
+    (at no trump): with a team-mate after (leaving the trick to him) weighted alike, so
+    in the order of their history scores (``hist[seat]``), highest first where those tie;
+    with none, highest first; then the rest, lowest first.  ``m`` is the mover's cards of
+    the suit led and ``L`` its live cards (the trick's included), as rank masks; returns
+    the number of moves.
     """
     heads = _run_heads(m, L)
     base = 13 * led
-    mine = maxer[win_seat] == maxer[seat]
-    wr = win_card - base  # the winning card's rank if it is of the suit led
     if win_card // 13 != led:
         return _emit(moves, depth, 0, base, heads, True)  # ruffed: nothing beats it
-    top = wr  # what a run must lie above to win for sure
-    if npl == 2:
-        ho = (h[(seat + 1) & 3] >> base) & SUIT_MASK
-        if ho and hibit(ho) > wr:
-            if maxer[(seat + 1) & 3] == maxer[seat]:
-                mine = True  # a team-mate after him beats it
-            else:
-                top = hibit(ho)
-    if mine and top == wr:
-        return _emit(moves, depth, 0, base, heads, True)  # under a team-mate's sure winner
+    wr = win_card - base
+    # the highest card of the suit among the opponents, and among the team-mates, after him
+    opp_top = -1
+    mate_top = -1
+    mate_after = False
+    for j in range(npl + 1, 4):
+        o = (seat + j - npl) & 3
+        ho = (h[o] >> base) & SUIT_MASK
+        if maxer[o] == maxer[seat]:
+            mate_after = True
+            if ho and hibit(ho) > mate_top:
+                mate_top = hibit(ho)
+        elif ho and hibit(ho) > opp_top:
+            opp_top = hibit(ho)
+    if (maxer[win_seat] == maxer[seat] and wr > opp_top) or (mate_top > opp_top and mate_top > wr):
+        return _emit(moves, depth, 0, base, heads, True)  # a team-mate wins it
+    top = wr if wr > opp_top else opp_top
     lower = (1 << (wr + 1)) - 1  # ranks up to the winning card's
     sure = heads & ~((1 << (top + 1)) - 1)
     nm = _emit(moves, depth, 0, base, sure, True)
-    nm = _emit(moves, depth, nm, base, heads & ~lower & ~sure, False)
+    x = heads & ~lower & ~sure
+    if mate_after:
+        # leaving the trick to a team-mate weighs alike: the history scores order these
+        # (capped as in gen_moves; highest first where they tie)
+        first = nm
+        while x:
+            r = hibit(x)
+            x ^= 1 << r
+            c = base + r
+            hv = hist[seat, c]
+            if hv > 1048575:
+                hv = 1048575
+            j = nm
+            while j > first:
+                hp = hist[seat, moves[depth, j - 1]]
+                if hp >= hv:  # (hv is capped: a capped hp compares the same)
+                    break
+                moves[depth, j] = moves[depth, j - 1]
+                j -= 1
+            moves[depth, j] = c
+            nm += 1
+    else:
+        nm = _emit(moves, depth, nm, base, x, False)
     return _emit(moves, depth, nm, base, heads & lower, True)
 
 
@@ -192,12 +221,15 @@ def gen_moves(
             if (L & span) == m:
                 moves[depth, 0] = 13 * led + hi
                 return 1
-            # (the third hand in trumps only with a team-mate after him)
+            # (in trumps only with no opponent after him)
+            side = maxer[seat]
             if wants[seat] and (
-                npl == 3 or (npl == 2 and (trump == NT or maxer[(seat + 1) & 3] == maxer[seat]))
+                trump == NT
+                or npl == 3
+                or (maxer[(seat + 1) & 3] == side and (npl == 2 or maxer[(seat + 2) & 3] == side))
             ):
                 return _follow_by_rank(
-                    h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, depth
+                    h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, depth, hist
                 )
         legal = follow if follow != 0 else hand
     else:
@@ -206,8 +238,7 @@ def gen_moves(
     wsuit = win_card // 13 if npl > 0 else -1
     partner_winning = npl > 0 and maxer[win_seat] == maxer[seat]
     want = wants[seat]
-    # who plays after this seat in the current trick
-    mate_after = False
+    # whether an opponent plays after this seat in the current trick
     opp_after = False
     n_opp = 0  # seats on the other side (leads only): 1 for a defender against a lone declarer
     side = 0  # the seats of the mover's side, bit seat (leads only)
@@ -220,10 +251,7 @@ def gen_moves(
                 side |= 1 << o
                 mine |= h[o]
     for j in range(npl + 1, 4):
-        o = (seat + j - npl) & 3
-        if maxer[o] == maxer[seat]:
-            mate_after = True
-        else:
+        if maxer[(seat + j - npl) & 3] != maxer[seat]:
             opp_after = True
     # The hands still to play to this trick: the led suit's highest card among the opponents
     # (``opp_hi``) and among the team-mates (``mate_hi``), and the highest trump of an
@@ -387,8 +415,8 @@ def gen_moves(
                     # Tuned like the leads (in trump contracts on the advice's Prop and Cop
                     # questions too).  In trump contracts: no preference among the ranks that
                     # win or leave it to a team-mate, ruff low, and a top card an opponent
-                    # may ruff after leaving it to a team-mate.  At no trump: no preference
-                    # among the ranks left to a team-mate, and discards from long suits first.
+                    # may ruff after leaving it to a team-mate.  At no trump (discards only:
+                    # its follows are _follow_by_rank's): from long suits first.
                     if mate_wins:
                         sc = 30 - r
                     elif beats:
@@ -400,12 +428,8 @@ def gen_moves(
                             sc = 70 - r  # wins whatever the opponents play: cheaply
                         elif top and s != trump:
                             sc = 28  # the suit's top card, but an opponent may ruff it
-                        elif mate_after:
-                            sc = 35 if trump == NT else 45  # leave it to a team-mate
-                        elif trump == NT:
-                            sc = 45 + r  # win as high as possible
                         else:
-                            sc = 45
+                            sc = 45  # leave it to a team-mate, or win
                         if s == trump and led != trump:
                             sc -= r  # a ruff (or over-ruff): as low as wins
                     else:
