@@ -1239,6 +1239,33 @@ def test_no_trump_quick_tricks_run_a_suit_then_cross():
     assert ok and positions == 1
 
 
+def test_no_trump_quick_tricks_rely_on_the_entry_card():
+    """North crosses to South's heart ace, and South cashes three spades.
+
+    North needs three of five: South's spades (king, queen and the 6, East's bare 9 falling)
+    are reached only through the heart ace, so the count relies on it; with the ace moved
+    to West (the hands' lengths kept) North's side takes fewer than three.
+    """
+    from solo_analysis.cards import parse_card
+
+    hands = [
+        ["DJ", "D9", "D5", "CK", "H8"],
+        ["D3", "S9", "DQ", "H4", "HT"],
+        ["HA", "CT", "SK", "S6", "SQ"],
+        ["HJ", "DT", "HK", "DK", "CQ"],
+    ]
+    h = np.array([sum(1 << parse_card(c) for c in row) for row in hands], np.int64)
+    live = int(h[0] | h[1] | h[2] | h[3])
+    ns = np.array([1, 0, 1, 0], np.int64)
+    count, rel = quick_tricks(h, 0, 4, live, ns, 3)
+    assert count >= 3
+    assert rel & (1 << parse_card("HA")) and rel & (1 << parse_card("SK"))
+    moved = [row.copy() for row in hands]
+    moved[2][0], moved[3][0] = "HJ", "HA"
+    codes = [sorted(parse_card(c) for c in row) for row in moved]
+    assert naive_tricks(codes, 4, 0, (0, 2), False) < 3
+
+
 def _dds_no_trump_endings(seed: int, low: int, lead: bool):
     """Random no-trump endings in four suits of ``low`` to 10 cards a hand, DDS's answers.
 
@@ -1417,21 +1444,23 @@ def test_trump_quick_tricks_cash_the_suits_relying_on_fewest_cards():
     assert quick_tricks(h, 0, 1, live, ns, 4) == (4, top_two)
 
 
-def test_trump_quick_tricks_patterns_against_oracle():
-    """Where the trump-contract count decides, every ending of its pattern is decided alike.
+@pytest.mark.parametrize("trumps", [True, False])
+def test_quick_tricks_patterns_against_oracle(trumps):
+    """Where the count decides, every ending of its pattern is decided alike.
 
-    Random 3- and 4-card endings in a trump suit, every leader and side (two against two,
-    either partner, a lone hand and three against one), every goal the count reaches: the
-    owners of each suit's cards below the lowest card the count relies on (a whole suit
-    where it relies on none) are shuffled among the hands holding them, as the table's
-    pattern allows, and the oracle gives the side on lead at least the goal there too.
+    Random 3- and 4-card endings in a trump suit (4-card endings at no trump), every
+    leader and side (two against two, either partner, a lone hand and three against one),
+    every goal the count reaches: the owners of each suit's cards below the lowest card the
+    count relies on (a whole suit where it relies on none) are shuffled among the hands
+    holding them, as the table's pattern allows, and the oracle gives the side on lead at
+    least the goal there too.
     """
-    rng = np.random.default_rng(97)
+    rng = np.random.default_rng(97 if trumps else 101)
     sides = [(1, 0, 1, 0), (1, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1)]
     decided = 0
-    for cards, h, live in _random_endings(rng, 25, 3, 4):
+    for cards, h, live in _random_endings(rng, 25, 3 if trumps else 4, 4):
         k = cards.shape[1]
-        trump = int(rng.integers(0, 4))
+        trump = int(rng.integers(0, 4)) if trumps else 4
         owner = {int(c): o for o in range(4) for c in cards[o]}
         for side in sides:
             for leader in range(4):

@@ -412,8 +412,9 @@ def _quick_tricks_nt(h, leader, live, maxer, goal):
             continue
         t = _suit_sum(cp, 0)
         if t >= goal:
+            # the team-mate's winners, reached by the leader's card of ``etop``'s suit
             t, r, _ = _cashed_rel(cp, tp, 0, 0, goal, live)
-            return t, r
+            return t, r | (np.int64(1) << etop)
         best = t if t > best else best
         if t > 0 and own > 0 and own + t >= goal:
             # cash the leader's winners, cross in ``etop``'s suit and cash the team-mate's:
