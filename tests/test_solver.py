@@ -1266,6 +1266,31 @@ def test_no_trump_quick_tricks_rely_on_the_entry_card():
     assert naive_tricks(codes, 4, 0, (0, 2), False) < 3
 
 
+def test_no_trump_quick_tricks_run_on_once_the_opponents_are_out():
+    """West leads low to East's spade king, which drops South's bare jack.
+
+    Both still hold three spades, the opponents none: every round both follow and the
+    side takes all four tricks, ending in East, who holds the higher of what is left (the
+    9, relied on with the king and the jack).
+    """
+    from solo_analysis.cards import parse_card
+
+    hands = [
+        ["DA", "DK", "DQ", "DJ"],
+        ["SK", "S9", "S8", "S4"],
+        ["SJ", "HA", "HK", "HQ"],
+        ["S7", "S6", "S5", "S3"],
+    ]
+    h = np.array([sum(1 << parse_card(c) for c in row) for row in hands], np.int64)
+    live = int(h[0] | h[1] | h[2] | h[3])
+    ew = np.array([0, 1, 0, 1], np.int64)
+    count, rel = quick_tricks(h, 3, 4, live, ew, 4)
+    assert count == 4
+    assert rel == sum(1 << parse_card(c) for c in ("SK", "SJ", "S9"))
+    codes = [sorted(parse_card(c) for c in row) for row in hands]
+    assert naive_tricks(codes, 4, 3, (1, 3), False) == 4
+
+
 def _dds_no_trump_endings(seed: int, low: int, lead: bool):
     """Random no-trump endings in four suits of ``low`` to 10 cards a hand, DDS's answers.
 

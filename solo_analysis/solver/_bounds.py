@@ -195,17 +195,36 @@ def _run_then_cash(h, leader, mate, s, live, run, n, swapped, zx, zy, longest_op
 
     ``n``, ``swapped``, ``zx``, ``zy``: a line of :func:`_run_line` from ``leader`` with
     ``mate``, ``run`` the side's top run of the suit.  Once the run has outlasted every
-    opponent's holding (``longest_opp``) and left the other hand void, the hand on lead
-    ``x`` leads the rest of the suit.  Then ``x`` cashes its own winners in the other suits,
+    opponent's holding (``longest_opp``), the side's other cards of the suit are winners:
+    the hand on lead leads them if the other hand is void; if both hold some, the longer
+    hand (either, with as many) runs them when it holds the higher card, and the line
+    ends in that card's hand, ``x``.  Then ``x`` cashes its own winners in the other suits,
     and, holding a card of a suit whose top card its team-mate ``y`` holds, crosses to
     ``y``, who cashes his in the suits not yet cashed, if ``y`` has enough cards outside
     those to follow or discard through every trick before.  ``cash``: the leader's and the
     team-mate's :func:`_nt_cash`.  Returns ``(tricks, relevant)``; ``relevant`` only where
     the tricks reach ``goal`` (a count short of it decides nothing).
     """
-    if n >= longest_opp and zy == 0:
-        n += pop13(zx)
-    rel = top_cards_mask((live >> (13 * s)) & SUIT_MASK, pop13(run), 13 * s)
+    ls = (live >> (13 * s)) & SUIT_MASK
+    rel = top_cards_mask(ls, pop13(run), 13 * s)
+    if n >= longest_opp and zx:
+        # the opponents are out of the suit: the side's other cards of it are winners
+        if zy == 0:
+            n += pop13(zx)
+        else:
+            # Both hands still hold some: every round both follow, whoever wins leads the
+            # next, and the hand keeping the higher card for the other's last round wins
+            # it; so the longer hand runs the suit if it holds the higher card, and two
+            # holdings alike end in the hand holding it.  That card's rank is relied on.
+            a = pop13(zx)
+            b = pop13(zy)
+            hx = hibit(zx)
+            hy = hibit(zy)
+            if a == b or (a > b) == (hx > hy):
+                n += a if a > b else b
+                if hy > hx:
+                    swapped = not swapped
+                rel |= top_cards_mask(ls, pop13(ls >> (hx if hx > hy else hy)), 13 * s)
     if n >= goal:
         return n, rel
     cx_counts, cx_tops, cy_counts, cy_tops = cash
