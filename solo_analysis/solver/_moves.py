@@ -46,6 +46,10 @@ _NT_SEQUENCE = 10
 _NT_MATE_VOID = -30
 
 
+# A score is a weight times 2**20 plus the history score, capped below 2**20.
+_HIST_CAP = (1 << 20) - 1
+
+
 # inlined into the move generation (numba IR inlining): no call at every lead
 @njit(cache=True, inline="always")
 def lead_weights(h, s, L, seat, side, mine, trumps):
@@ -134,7 +138,49 @@ def _run_heads(m, L):
 
 
 @njit(cache=True, inline="always")
-def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, depth, hist):
+def _after(h, seat, npl, led, trump, maxer):
+    """The hands still to play to this trick after ``seat`` (``npl`` cards played).
+
+    Returns ``(opp_after, mate_after, opp_hi, mate_hi, opp_thi)``: whether an opponent, and
+    a team-mate, plays after him; the led suit's highest card among those opponents and
+    among those team-mates; and the highest trump of such an opponent who is void in the
+    led suit (he can ruff; always -1 at no trump); -1 where none (and all three at a lead).
+    """
+    opp_after = False
+    mate_after = False
+    opp_hi = -1
+    mate_hi = -1
+    opp_thi = -1
+    for j in range(npl + 1, 4):
+        o = (seat + j - npl) & 3
+        opp = maxer[o] != maxer[seat]
+        if opp:
+            opp_after = True
+        else:
+            mate_after = True
+        if npl == 0:
+            continue
+        ho = (h[o] >> (13 * led)) & SUIT_MASK
+        if ho:
+            c = 13 * led + hibit(ho)
+            # (comparisons, not max(): numba compiles a call to max, and this is the
+            # follows' inner loop)
+            if opp:
+                if c > opp_hi:
+                    opp_hi = c
+            elif c > mate_hi:
+                mate_hi = c
+        elif trump < NT and opp:
+            ht = (h[o] >> (13 * trump)) & SUIT_MASK
+            if ht:
+                t_hi = 13 * trump + hibit(ht)
+                if t_hi > opp_thi:
+                    opp_thi = t_hi
+    return opp_after, mate_after, opp_hi, mate_hi, opp_thi
+
+
+@njit(cache=True, inline="always")
+def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, trump, maxer, moves, depth, hist):
     """The follows of :func:`gen_moves`, found without scores.
 
     For a seat that wants tricks following suit at no trump, or in a trump contract with no
@@ -154,23 +200,14 @@ def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, d
     base = 13 * led
     if win_card // 13 != led:
         return _emit(moves, depth, 0, base, heads, True)  # ruffed: nothing beats it
-    wr = win_card - base
-    # the highest card of the suit among the opponents, and among the team-mates, after him
-    opp_top = -1
-    mate_top = -1
-    mate_after = False
-    for j in range(npl + 1, 4):
-        o = (seat + j - npl) & 3
-        ho = (h[o] >> base) & SUIT_MASK
-        if maxer[o] == maxer[seat]:
-            mate_after = True
-            if ho and hibit(ho) > mate_top:
-                mate_top = hibit(ho)
-        elif ho and hibit(ho) > opp_top:
-            opp_top = hibit(ho)
-    if (maxer[win_seat] == maxer[seat] and wr > opp_top) or (mate_top > opp_top and mate_top > wr):
+    # (no opponent after him holds a trump and is void here: at no trump, or none after)
+    _, mate_after, opp_hi, mate_hi, _ = _after(h, seat, npl, led, trump, maxer)
+    if (maxer[win_seat] == maxer[seat] and win_card > opp_hi) or (
+        mate_hi > opp_hi and mate_hi > win_card
+    ):
         return _emit(moves, depth, 0, base, heads, True)  # a team-mate wins it
-    top = wr if wr > opp_top else opp_top
+    wr = win_card - base
+    top = wr if win_card > opp_hi else opp_hi - base
     lower = (1 << (wr + 1)) - 1  # ranks up to the winning card's
     sure = heads & ~((1 << (top + 1)) - 1)
     nm = _emit(moves, depth, 0, base, sure, True)
@@ -184,8 +221,8 @@ def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, d
             x ^= 1 << r
             c = base + r
             hv = hist[seat, c]
-            if hv > 1048575:
-                hv = 1048575
+            if hv > _HIST_CAP:
+                hv = _HIST_CAP
             j = nm
             while j > first:
                 hp = hist[seat, moves[depth, j - 1]]
@@ -229,7 +266,7 @@ def gen_moves(
                 or (maxer[(seat + 1) & 3] == side and (npl == 2 or maxer[(seat + 2) & 3] == side))
             ):
                 return _follow_by_rank(
-                    h, seat, npl, led, m, L, win_card, win_seat, maxer, moves, depth, hist
+                    h, seat, npl, led, m, L, win_card, win_seat, trump, maxer, moves, depth, hist
                 )
         legal = follow if follow != 0 else hand
     else:
@@ -238,8 +275,6 @@ def gen_moves(
     wsuit = win_card // 13 if npl > 0 else -1
     partner_winning = npl > 0 and maxer[win_seat] == maxer[seat]
     want = wants[seat]
-    # whether an opponent plays after this seat in the current trick
-    opp_after = False
     n_opp = 0  # seats on the other side (leads only): 1 for a defender against a lone declarer
     side = 0  # the seats of the mover's side, bit seat (leads only)
     mine = 0  # the cards of the mover's side (leads only)
@@ -250,34 +285,8 @@ def gen_moves(
             else:
                 side |= 1 << o
                 mine |= h[o]
-    for j in range(npl + 1, 4):
-        if maxer[(seat + j - npl) & 3] != maxer[seat]:
-            opp_after = True
-    # The hands still to play to this trick: the led suit's highest card among the opponents
-    # (``opp_hi``) and among the team-mates (``mate_hi``), and the highest trump of an
-    # opponent who is void in it (``opp_thi``: he can ruff; -1 if none, always at no trump).
-    opp_hi = -1
-    mate_hi = -1
-    opp_thi = -1
-    if npl > 0:
-        for j in range(npl + 1, 4):
-            o = (seat + j - npl) & 3
-            ho = (h[o] >> (13 * led)) & SUIT_MASK
-            if ho:
-                c = 13 * led + hibit(ho)
-                # (comparisons, not max(): numba compiles a call to max, and this is
-                # the follows' inner loop)
-                if maxer[o] != maxer[seat]:
-                    if c > opp_hi:
-                        opp_hi = c
-                elif c > mate_hi:
-                    mate_hi = c
-            elif trump < NT and maxer[o] != maxer[seat]:
-                ht = (h[o] >> (13 * trump)) & SUIT_MASK
-                if ht:
-                    t_hi = 13 * trump + hibit(ht)
-                    if t_hi > opp_thi:
-                        opp_thi = t_hi
+    # the hands still to play to this trick (see _after)
+    opp_after, _, opp_hi, mate_hi, opp_thi = _after(h, seat, npl, led, trump, maxer)
     # A team-mate's card winning so far counts as winning (for the side that wants tricks)
     # only if no opponent still to play can beat it (a third hand then tries to win the trick
     # himself).
@@ -456,9 +465,9 @@ def gen_moves(
                     else:
                         sc = 40  # a card that ducks
             hv = hist[seat, c]
-            if hv > 1048575:
-                hv = 1048575
-            sc = sc * 1048576 + hv
+            if hv > _HIST_CAP:
+                hv = _HIST_CAP
+            sc = sc * (_HIST_CAP + 1) + hv
             # insertion into the sorted list
             j = nm
             while j > 0 and scores[depth, j - 1] < sc:
