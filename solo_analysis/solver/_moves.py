@@ -259,11 +259,11 @@ def gen_moves(
                 moves[depth, 0] = 13 * led + hi
                 return 1
             # (in trumps only with no opponent after him)
-            side = maxer[seat]
+            own = maxer[seat]  # the mover's side
             if wants[seat] and (
                 trump == NT
                 or npl == 3
-                or (maxer[(seat + 1) & 3] == side and (npl == 2 or maxer[(seat + 2) & 3] == side))
+                or (maxer[(seat + 1) & 3] == own and (npl == 2 or maxer[(seat + 2) & 3] == own))
             ):
                 return _follow_by_rank(
                     h, seat, npl, led, m, L, win_card, win_seat, trump, maxer, moves, depth, hist
