@@ -1424,18 +1424,18 @@ def _random_endings(rng, n, lo, hi):
         yield cards, h, int(h[0] | h[1] | h[2] | h[3])
 
 
-def test_quick_tricks_cap_is_never_below_the_count(monkeypatch):
+def test_quick_tricks_cap_is_never_below_the_count():
     """The cap that lets ``quick_tricks`` stop at once never hides a count that decides.
 
     On random endings of 3 to 7 cards, every trump, leader and side (two against two,
     either partner, a lone hand and three against one), the cap is at least the count
-    made without it (the count's own code, run with the cap taken away, and no goal).
+    made without it (``counted_quick_tricks``, which the search calls past the cap, with
+    no goal).
     """
-    from solo_analysis.solver import _bounds
+    from solo_analysis.solver._bounds import counted_quick_tricks, quick_tricks_cap
 
-    uncapped = quick_tricks.py_func
-    cap = _bounds._quick_tricks_cap
-    monkeypatch.setattr(_bounds, "_quick_tricks_cap", lambda *args: 99)
+    uncapped = counted_quick_tricks
+    cap = quick_tricks_cap
     rng = np.random.default_rng(71)
     sides = [(1, 0, 1, 0), (1, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1)]
     tight = 0

@@ -354,7 +354,7 @@ def _trump_cash_rel(counts, tops, trump, cap, first, goal, live):
 
 
 @njit(cache=True, inline="always")
-def _quick_tricks_cap(h, leader, trump, live, maxer):
+def quick_tricks_cap(h, leader, trump, live, maxer):
     """An upper bound on :func:`quick_tricks`: what the side on lead could cash at most.
 
     Every line of the count takes tricks in a suit only with the side's cards above every
@@ -509,10 +509,21 @@ def quick_tricks(h, leader, trump, live, maxer, goal):
     ``(tricks, relevant)``: ``tricks`` at least ``goal`` where a line reaches it (it may
     stop short of all the line could cash), and ``relevant`` the cards that decision
     relies on (0 where no line reaches ``goal``); ``(0, 0)`` at once where even
-    :func:`_quick_tricks_cap` falls short of ``goal`` (no count could decide).
+    :func:`quick_tricks_cap` falls short of ``goal`` (no count could decide).
     """
-    if _quick_tricks_cap(h, leader, trump, live, maxer) < goal:
+    if quick_tricks_cap(h, leader, trump, live, maxer) < goal:
         return 0, 0
+    return counted_quick_tricks(h, leader, trump, live, maxer, goal)
+
+
+@njit(cache=True)
+def counted_quick_tricks(h, leader, trump, live, maxer, goal):
+    """:func:`quick_tricks` past its cap, for a caller that found the cap at least ``goal``.
+
+    The search asks the cap itself (inlined) and calls this only where a count could
+    decide: about half the boundaries of a no-trump search stop at the cap, and skip the
+    call.
+    """
     if trump == NT:
         return _quick_tricks_nt(h, leader, live, maxer, goal)
     best, cl, tl, capl = _own_quick_tricks(h, leader, trump, live, maxer)

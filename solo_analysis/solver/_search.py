@@ -49,13 +49,14 @@ from ._bits import (
 )
 from ._bounds import (
     all_tricks_bound,
+    counted_quick_tricks,
     defended_trumps,
     drawn_trumps,
     guarded_trumps,
     lone_declarer,
     misere_forced,
     misere_safe,
-    quick_tricks,
+    quick_tricks_cap,
     second_hand_nt,
     straddling_runs,
     sure_lead,
@@ -175,7 +176,11 @@ def search(
                         # enough to decide: the side on lead needs ``need``, or the other
                         # side needs ``need`` of ``rem`` (the count stops there)
                         goal = need if maxer[leader] else rem - need + 1
-                        qt, qrel = quick_tricks(h, leader, trump, live, maxer, goal)
+                        # (the cap inline: the call only where a count could decide)
+                        if quick_tricks_cap(h, leader, trump, live, maxer) < goal:
+                            qt, qrel = 0, 0
+                        else:
+                            qt, qrel = counted_quick_tricks(h, leader, trump, live, maxer, goal)
                     else:
                         qt, qrel = 0, 0
                     # In a trump contract, one sure trick on lead, where one decides: the side
