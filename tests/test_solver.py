@@ -1434,8 +1434,6 @@ def test_quick_tricks_cap_is_never_below_the_count():
     """
     from solo_analysis.solver._bounds import counted_quick_tricks, quick_tricks_cap
 
-    uncapped = counted_quick_tricks
-    cap = quick_tricks_cap
     rng = np.random.default_rng(71)
     sides = [(1, 0, 1, 0), (1, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1)]
     tight = 0
@@ -1444,8 +1442,8 @@ def test_quick_tricks_cap_is_never_below_the_count():
         for side in sides:
             maxer = np.array(side, np.int64)
             for leader in range(4):
-                count, _ = uncapped(h, leader, trump, live, maxer, 14)
-                c = cap(h, leader, trump, live, maxer)
+                count, _ = counted_quick_tricks(h, leader, trump, live, maxer, 14)
+                c = quick_tricks_cap(h, leader, trump, live, maxer)
                 assert c >= count, f"{cards.tolist()} trump {trump} {side} {leader}"
                 tight += c == count and count > 0
     assert tight > 100
