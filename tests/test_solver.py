@@ -1202,6 +1202,23 @@ def test_run_line_counts_a_suit_split_between_two_hands():
     assert _run_line(mask("QJ"), mask("K"), mask("KQJ"), False) == (1, True, 0, mask("J"))
 
 
+def _hand_masks(hands) -> tuple[np.ndarray, int]:
+    """The hands' bit masks (``int64[4]``) and the live cards, from card names.
+
+    A hand is a list of names or one string of them (``"SA SK C3"``).
+    """
+    from solo_analysis.cards import parse_card
+
+    h = np.array(
+        [
+            sum(1 << parse_card(c) for c in (hand.split() if isinstance(hand, str) else hand))
+            for hand in hands
+        ],
+        np.int64,
+    )
+    return h, int(h[0] | h[1] | h[2] | h[3])
+
+
 def test_no_trump_quick_tricks_run_a_suit_then_cross():
     """North runs diamonds with South's queen unblocked, then crosses to South's club ace.
 
@@ -1219,8 +1236,7 @@ def test_no_trump_quick_tricks_run_a_suit_then_cross():
         "SK ST S8 S7 H8 DQ D9 D7 CA CJ CT C2",
         "SA S9 S6 S3 HA H6 H5 H3 DT D8 CQ C8",
     ]
-    h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
-    live = int(h[0] | h[1] | h[2] | h[3])
+    h, live = _hand_masks(hands)
     ns = np.array([1, 0, 1, 0], np.int64)
     count, rel = quick_tricks(h, 0, 4, live, ns, 7)
     assert count == 7
@@ -1254,8 +1270,7 @@ def test_no_trump_quick_tricks_rely_on_the_entry_card():
         ["HA", "CT", "SK", "S6", "SQ"],
         ["HJ", "DT", "HK", "DK", "CQ"],
     ]
-    h = np.array([sum(1 << parse_card(c) for c in row) for row in hands], np.int64)
-    live = int(h[0] | h[1] | h[2] | h[3])
+    h, live = _hand_masks(hands)
     ns = np.array([1, 0, 1, 0], np.int64)
     count, rel = quick_tricks(h, 0, 4, live, ns, 3)
     assert count >= 3
@@ -1281,8 +1296,7 @@ def test_no_trump_quick_tricks_run_on_once_the_opponents_are_out():
         ["SJ", "HA", "HK", "HQ"],
         ["S7", "S6", "S5", "S3"],
     ]
-    h = np.array([sum(1 << parse_card(c) for c in row) for row in hands], np.int64)
-    live = int(h[0] | h[1] | h[2] | h[3])
+    h, live = _hand_masks(hands)
     ew = np.array([0, 1, 0, 1], np.int64)
     count, rel = quick_tricks(h, 3, 4, live, ew, 4)
     assert count == 4
@@ -1458,8 +1472,7 @@ def test_trump_quick_tricks_cash_the_suits_relying_on_fewest_cards():
     from solo_analysis.cards import parse_card
 
     hands = ["SA SK C3 C2", "S5 S4 D5 D4", "S7 S6 D7 D6", "S9 S8 D9 D8"]
-    h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
-    live = int(h[0] | h[1] | h[2] | h[3])
+    h, live = _hand_masks(hands)
     ns = np.array([1, 0, 1, 0], np.int64)
     top_two = (1 << parse_card("SA")) | (1 << parse_card("SK"))
     assert quick_tricks(h, 0, 1, live, ns, 2) == (2, 0)
@@ -1513,11 +1526,9 @@ def _lead_weights(
     hands: list[str], seat: int, side: int, trumps: bool = False
 ) -> tuple[int, int, bool]:
     """``lead_weights`` for spades: (winning lead's weight, another's, sequence)."""
-    from solo_analysis.cards import parse_card
-
-    h = np.array([sum(1 << parse_card(c) for c in hand.split()) for hand in hands], np.int64)
+    h, live = _hand_masks(hands)
     mine = sum(int(h[o]) for o in range(4) if (side >> o) & 1)
-    spades = int(h[0] | h[1] | h[2] | h[3]) & 0x1FFF
+    spades = live & 0x1FFF
     win, low, seq = lead_weights(h, 0, spades, seat, side, mine, trumps)
     return int(win), int(low), bool(seq)
 
