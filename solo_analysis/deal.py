@@ -15,7 +15,7 @@ import numpy as np
 
 from .cards import N_CARDS, SEATS, card_str, parse_seat
 from .errors import CardCountError, CardError, DealError, DuplicateCardError, HandError, SeatError
-from .hand import Hand, first_duplicate, hand_html_parts, parse_pbn_hand
+from .hand import Hand, canonical_pbn_mask, first_duplicate, hand_html_parts, parse_pbn_hand
 
 __all__ = ["Deal"]
 
@@ -139,6 +139,10 @@ class Deal:
         hands: list[Hand | None] = [None] * 4
         for i, part in enumerate(parts):
             seat = (first + i) % 4
+            mask = canonical_pbn_mask(part)
+            if mask is not None:
+                hands[seat] = Hand.from_mask(mask)
+                continue
             if "." not in part:
                 raise DealError(
                     f"malformed hand {part!r} for {SEATS[seat]} in deal {text!r}: "

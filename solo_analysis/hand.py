@@ -36,6 +36,7 @@ from .errors import CardCountError, CardError, DuplicateCardError, HandError
 __all__ = [
     "CardsLike",
     "Hand",
+    "canonical_pbn_mask",
     "cards_from_text",
     "first_duplicate",
     "hand_html_parts",
@@ -192,6 +193,29 @@ def first_duplicate(codes: Iterable[int]) -> int | None:
             return code
         seen.add(code)
     return None
+
+
+#: a hand in canonical PBN suit-dot form: upper-case ranks, ``T`` for the ten, no spaces
+_CANONICAL_PBN_RE = re.compile(r"[2-9TJQKA]*\.[2-9TJQKA]*\.[2-9TJQKA]*\.[2-9TJQKA]*")
+_RANK_BITS = {ch: 1 << rank for rank, ch in enumerate(RANKS)}
+
+
+def canonical_pbn_mask(text: str) -> int | None:
+    """The card mask of a hand in canonical PBN suit-dot form, or ``None``.
+
+    The fast path of PBN parsing: ``"AKQ.JT9.876.5432"`` (upper-case ranks, ``T`` for the
+    ten, no spaces, no card twice) gives its mask; any other text gives ``None``, and
+    :func:`parse_pbn_hand` then parses it and names what is wrong.
+    """
+    if _CANONICAL_PBN_RE.fullmatch(text) is None:
+        return None
+    mask = 0
+    for suit, ranks in enumerate(text.split(".")):
+        for ch in ranks:
+            mask |= _RANK_BITS[ch] << (13 * suit)
+    if mask.bit_count() != len(text) - 3:
+        return None  # a card twice
+    return mask
 
 
 def parse_pbn_hand(text: str, what: str = "hand") -> list[int]:

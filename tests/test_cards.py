@@ -37,7 +37,7 @@ from solo_analysis.errors import (
     SoloAnalysisError,
     TrumpError,
 )
-from solo_analysis.hand import cards_from_text
+from solo_analysis.hand import canonical_pbn_mask, cards_from_text, parse_pbn_hand
 
 PBN = "AKQ.JT9.876.5432"
 DEAL_PBN = "N:AKQ.JT9.876.5432 JT9.876.5432.AKQ 876.5432.AKQ.JT9 5432.AKQ.JT9.876"
@@ -578,6 +578,32 @@ def test_deal_pbn_round_trip(deal: Deal, first: str) -> None:
     assert Deal.from_pbn(deal.to_pbn()) == deal
     assert Deal.from_pbn(deal.to_pbn(first=first)) == deal
     assert eval(repr(deal)) == deal
+
+
+@given(hands)
+def test_canonical_pbn_fast_path_reads_every_hand(hand: Hand) -> None:
+    text = ".".join(
+        "".join("T" if r == 8 else "23456789TJQKA"[r] for r in range(12, -1, -1) if b >> r & 1)
+        for b in (hand.suit_mask(s) for s in range(4))
+    )
+    assert canonical_pbn_mask(text) == hand.mask
+
+
+@given(st.text(st.sampled_from(list("AKQJT98765432akqt10.- S"))))
+def test_canonical_pbn_fast_path_agrees_with_the_parser(text: str) -> None:
+    """The fast path reads a hand only where the full parser reads the same cards."""
+    mask = canonical_pbn_mask(text)
+    if mask is None:
+        return
+    codes = parse_pbn_hand(text)
+    assert len(codes) == len(set(codes))  # the parser's duplicate check would pass
+    assert mask == sum(1 << c for c in codes)
+
+
+@pytest.mark.parametrize("text", ["akq.jt9.876.5432", "AKQ.J10.9.", "AKQ.JT9.876", "A K..."])
+def test_canonical_pbn_fast_path_leaves_other_forms_to_the_parser(text: str) -> None:
+    assert canonical_pbn_mask(text) is None
+    assert canonical_pbn_mask("AA...") is None  # a card twice: the parser names it
 
 
 @given(deals())
