@@ -267,12 +267,14 @@ def cards_from_text(text: str) -> list[int]:
 
 
 def _mask_codes(mask: int) -> tuple[int, ...]:
+    """The codes of a mask's cards, suit by suit, each suit highest first."""
     codes = []
     for suit in range(4):
         bits = (mask >> (13 * suit)) & SUIT_MASK
-        for rank in range(12, -1, -1):
-            if bits >> rank & 1:
-                codes.append(suit * 13 + rank)
+        while bits:
+            rank = bits.bit_length() - 1
+            codes.append(suit * 13 + rank)
+            bits ^= 1 << rank
     return tuple(codes)
 
 

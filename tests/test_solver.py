@@ -50,6 +50,7 @@ from solo_analysis.solver._bounds import (
 )
 from solo_analysis.solver._kernels import new_history, roles
 from solo_analysis.solver._moves import gen_moves, lead_weights
+from solo_analysis.solver.question import question_of
 
 # With NUMBA_DISABLE_JIT=1 the kernels' hash arithmetic wraps around int64 as the compiled code
 # does, with numpy's warning.
@@ -830,6 +831,21 @@ def test_question_rejects_bad_fields(kw, error, match):
     with pytest.raises(error, match=match) as info:
         Question(**(base | kw))
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.jit_off
+def test_question_of_caches_plain_arguments_and_checks_every_call():
+    q = question_of("H", "E", "NS", False, 8)
+    assert question_of("H", "E", "NS", False, 8) is q and q.key == (1, 1, (0, 2), False, 8)
+    assert question_of("H", 1, [0, 2], False, 8).key == q.key  # a list: parsed, not cached
+    assert question_of("H", "E", "NS", 0, 8).key == q.key  # misere an int: parsed
+    # 1 is cached; True (equal to 1, of another type) is still rejected, every time
+    question_of(0, 0, "N", False, 1)
+    for _ in range(2):
+        with pytest.raises(DealError, match="target"):
+            question_of(0, 0, "N", False, True)
+        with pytest.raises(SeatError, match="declarer"):
+            question_of(0, 0, "NQ", False, 1)
 
 
 @pytest.mark.jit_off

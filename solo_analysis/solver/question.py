@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -166,3 +167,43 @@ def _check_subset(subset: Any) -> npt.NDArray[np.int64] | None:
             "expected a one-dimensional array of deal indices"
         )
     return arr.astype(np.int64, copy=False)
+
+
+_PLAIN = (str, int, type(None))
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def _cached_question(
+    trump: str | int | None,
+    leader: str | int,
+    declarers: str | int,
+    misere: bool,
+    target: int | None,
+) -> Question:
+    return Question(trump, leader, declarers, misere, target)
+
+
+def question_of(
+    trump: str | int | None,
+    leader: str | int,
+    declarers: DeclarersLike,
+    misere: bool = False,
+    target: int | None = None,
+) -> Question:
+    """``Question(trump, leader, declarers, misere, target)``, cached for plain arguments.
+
+    The single-deal calls (:func:`~solo_analysis.solver.solve`) ask the same few questions
+    many times: where every argument is a ``str``, an ``int`` or ``None`` (and ``misere`` a
+    ``bool``) the parsed question is kept, keyed by the arguments and their types (so
+    ``True`` is never taken for ``1``); other arguments are parsed each time.  Errors are
+    raised as by :class:`Question`, every time.
+    """
+    if (
+        type(trump) in _PLAIN
+        and type(leader) in _PLAIN
+        and type(declarers) in _PLAIN
+        and type(misere) is bool
+        and type(target) in _PLAIN
+    ):
+        return _cached_question(trump, leader, declarers, misere, target)  # type: ignore[arg-type]
+    return Question(trump, leader, declarers, misere, target)

@@ -21,7 +21,7 @@ from ..deal import Deal
 from ..errors import DealError
 from . import _kernels, _moves
 from ._table import TT_BITS_DEFAULT
-from .question import Question
+from .question import question_of
 from .trick import play_trick
 
 __all__ = ["move_order", "search_positions", "solve", "solve_leads"]
@@ -117,7 +117,7 @@ def solve(
     13
     """
     deal, masks = _position(deal)
-    q = Question(trump, leader, declarers, misere, target)
+    q = question_of(trump, leader, declarers, misere, target)
     tgt = q.kernel_target(deal.n_cards)
     ws = _WORKSPACE
     r = _kernels.solve_position(
@@ -181,7 +181,7 @@ def search_positions(
         As for :func:`solve`.
     """
     deal, masks = _position(deal)
-    q = Question(trump, leader, declarers, misere, target)
+    q = question_of(trump, leader, declarers, misere, target)
     if q.target is None:
         raise DealError("search_positions needs a target")
     tgt = q.kernel_target(deal.n_cards)
@@ -250,7 +250,7 @@ def move_order(
     ['AH', 'AS', '3S']
     """
     deal, masks = _position(deal)
-    q = Question(trump, leader, declarers, misere)
+    q = question_of(trump, leader, declarers, misere)
     t = play_trick(masks, q.trump, q.leader, trick)
     maxer, _, wants = _kernels.roles(q.declarers_mask, q.misere)
     moves = np.zeros((56, 16), dtype=np.int64)
@@ -305,7 +305,7 @@ def solve_leads(
         As for :func:`solve`.
     """
     deal, masks = _position(deal)
-    q = Question(trump, leader, declarers, misere)
+    q = question_of(trump, leader, declarers, misere)
     ld = q.leader
     others = int(masks.sum()) - int(masks[ld])  # disjoint masks: sum == union
     ws = _WORKSPACE
