@@ -1,0 +1,220 @@
+r"""Time the solver of the working tree against that of a git revision, in one process.
+
+Two versions timed in two processes, even side by side on two cores, differ by the machine's
+moods as much as by their code (pairs of the same code measured 0.82-1.17 of each other on a
+shared 2-core machine).  This tool imports the revision's package as a second package beside
+the working tree's (``solo_analysis_base``: a copy of the revision's ``solo_analysis`` folder,
+its own imports renamed, kept under ``--cache`` with its compiled kernels for the next run) and
+asks both the same questions interleaved: each question of one version and then of the other,
+the order alternating from question to question and round to round, so that a slow spell of
+the machine falls on both alike.  A question's time is the thread's CPU time of its best
+round.  It prints each version's total, their ratio with a 95 % bootstrap interval over the
+questions, each round's ratio, and (``--positions``) both searches' positions; a question the
+two versions answer differently is an error.
+
+Each version keeps its own transposition table, so a question starts with the other version's
+table in the processor's cache: the absolute times are those of a cold cache, the ratio is
+what is measured.
+
+Usage::
+
+    python tools/ab_time.py --base HEAD                       # working tree against HEAD
+    python tools/ab_time.py --base HEAD~2 --trump H --seed 2 --rounds 5 --positions
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import re
+import subprocess
+import sys
+import tarfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = "solo_analysis"
+BASE_PACKAGE = "solo_analysis_base"
+TRUMPS = ("S", "H", "D", "C", "NT")
+_NAME = re.compile(rf"\b{PACKAGE}\b")
+
+
+def rename_package(text: str, new: str = BASE_PACKAGE) -> str:
+    """``text`` with every whole-word ``solo_analysis`` renamed ``new``."""
+    return _NAME.sub(new, text)
+
+
+def resolve(rev: str, repo: Path = REPO) -> str:
+    """The full commit hash of ``rev``; ``SystemExit`` with git's complaint if there is none."""
+    done = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"error: {rev!r} is not a commit of {repo}")
+    return done.stdout.strip()
+
+
+def copy_revision(commit: str, dest: Path, repo: Path = REPO) -> Path:
+    """Write the package of ``commit`` to ``dest/<commit>/solo_analysis_base``; return its parent.
+
+    An existing copy is reused (its compiled kernels with it).
+    """
+    parent = dest / commit
+    root = parent / BASE_PACKAGE
+    if (root / "__init__.py").exists():
+        return parent
+    archive = subprocess.run(
+        ["git", "-C", str(repo), "archive", "--format=tar", commit, PACKAGE],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in tar.getmembers():
+            if not member.isfile():
+                continue
+            rel = Path(member.name).relative_to(PACKAGE)
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            extracted = tar.extractfile(member)
+            assert extracted is not None
+            data = extracted.read()
+            if target.suffix == ".py":
+                data = rename_package(data.decode()).encode()
+            target.write_bytes(data)
+    return parent
+
+
+def load_versions(commit: str, cache: Path) -> tuple[ModuleType, ModuleType]:
+    """The solver of the working tree and that of ``commit`` (as ``solo_analysis_base``).
+
+    Stale kernel caches of the working tree are cleared first (``tools/numba_cache.py``).
+    """
+    sys.path.insert(0, str(REPO / "tools"))
+    from numba_cache import clear_stale_caches
+
+    clear_stale_caches(REPO / PACKAGE)
+    parent = copy_revision(commit, cache)
+    sys.path.insert(0, str(parent))
+    sys.path.insert(0, str(REPO))
+    new = importlib.import_module(f"{PACKAGE}.solver")
+    base = importlib.import_module(f"{BASE_PACKAGE}.solver")
+    if not str(new.__file__).startswith(str(REPO)):
+        raise SystemExit(f"error: {PACKAGE} was imported from {new.__file__}, not {REPO}")
+    return new, base
+
+
+def questions(seed: int, deals: int, targets: Sequence[int]) -> list[tuple[str, int]]:
+    """``bench_solver``'s random deals of ``seed`` as PBN, each with each target."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from bench_solver import random_deals, to_pbn
+
+    pbns = [to_pbn(d) for d in random_deals(deals, seed)]
+    return [(p, t) for t in targets for p in pbns]
+
+
+def interleaved(
+    calls: Sequence[Callable[[str, int], Any]], qs: Sequence[tuple[str, int]], rounds: int
+) -> np.ndarray:
+    """Thread CPU seconds of each call on each question, ``[version, round, question]``.
+
+    Each question goes to both versions in turn, the one asked first alternating with the
+    question and the round; answers that differ raise ``SystemExit``.
+    """
+    times = np.zeros((2, rounds, len(qs)))
+    clock = time.thread_time_ns
+    for r in range(rounds):
+        for i, (pbn, target) in enumerate(qs):
+            first = (i + r) % 2
+            answers = [None, None]
+            for v in (first, 1 - first):
+                t0 = clock()
+                answers[v] = calls[v](pbn, target)
+                times[v, r, i] = (clock() - t0) * 1e-9
+            if answers[0] != answers[1]:
+                raise SystemExit(f"error: the versions answer {pbn} target {target} differently")
+    return times
+
+
+def ratio_interval(
+    new: np.ndarray, base: np.ndarray, resamples: int = 2000, seed: int = 0
+) -> tuple[float, float, float]:
+    """``sum(new) / sum(base)`` and its 95 % bootstrap interval, resampling the questions."""
+    rng = np.random.default_rng(seed)
+    n = len(new)
+    idx = rng.integers(0, n, size=(resamples, n))
+    ratios = new[idx].sum(axis=1) / base[idx].sum(axis=1)
+    low, high = np.percentile(ratios, [2.5, 97.5])
+    return float(new.sum() / base.sum()), float(low), float(high)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", default="HEAD", help="git revision to compare with (default HEAD)")
+    ap.add_argument("--seed", type=int, default=1, help="bench_solver's deal seed (default 1)")
+    ap.add_argument("--deals", type=int, default=200, help="deals (default 200)")
+    ap.add_argument("--trump", default="NT", choices=TRUMPS, help="trump suit (default NT)")
+    ap.add_argument("--targets", default="8,5,9", help="N+S targets, East leads (default 8,5,9)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds over the questions (default 3)")
+    ap.add_argument("--positions", action="store_true", help="also count both searches' positions")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=Path.home() / ".cache" / "solo-analysis" / "ab_time",
+        help="where the revisions' packages are kept with their compiled kernels "
+        "(default ~/.cache/solo-analysis/ab_time)",
+    )
+    args = ap.parse_args(argv)
+    try:
+        targets = [int(t) for t in args.targets.split(",")]
+    except ValueError:
+        ap.error(f"--targets must be integers separated by commas, not {args.targets!r}")
+    if args.deals < 1 or args.rounds < 1 or not all(1 <= t <= 13 for t in targets):
+        ap.error("--deals and --rounds must be at least 1 and each target within 1..13")
+    commit = resolve(args.base)
+    new, base = load_versions(commit, args.cache)
+    kw = {"trump": args.trump, "leader": "E", "declarers": "NS"}
+    calls = [
+        lambda p, t: new.solve(p, target=t, **kw),
+        lambda p, t: base.solve(p, target=t, **kw),
+    ]
+    qs = questions(args.seed, args.deals, targets)
+    for call in calls:  # compile or load the kernels before the clock starts
+        call(*qs[0])
+    print(
+        f"working tree against {args.base} ({commit[:10]}): {len(qs)} questions "
+        f"(seed {args.seed}, {args.trump}, N+S {args.targets}, East leads), {args.rounds} rounds"
+    )
+    times = interleaved(calls, qs, args.rounds)
+    best = times.min(axis=1)
+    ratio, low, high = ratio_interval(best[0], best[1])
+    print(f"  working tree {best[0].sum():.3f} s, {args.base} {best[1].sum():.3f} s (best round)")
+    print(f"  ratio {ratio:.3f} (95 % interval {low:.3f}-{high:.3f})")
+    rounds = times.sum(axis=2)
+    by_round = " ".join(f"{a / b:.3f}" for a, b in zip(rounds[0], rounds[1], strict=True))
+    print(f"  by round: {by_round}")
+    if args.positions:
+        counts = [0, 0]
+        for pbn, t in qs:
+            counts[0] += new.search_positions(pbn, target=t, **kw)[1]
+            counts[1] += base.search_positions(pbn, target=t, **kw)[1]
+        print(f"  positions {counts[0]:,} against {counts[1]:,} ({counts[0] / counts[1] - 1:+.1%})")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(141)
