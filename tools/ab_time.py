@@ -1,8 +1,8 @@
 r"""Time the solver of the working tree against that of a git revision, in one process.
 
 Two versions timed in two processes, even side by side on two cores, differ by the machine's
-moods as much as by their code (pairs of the same code measured 0.82-1.17 of each other on a
-shared 2-core machine).  This tool imports the revision's package as a second package beside
+moods as much as by their code (ten such pairs of two versions this tool puts within 2 % of
+each other measured 0.76-1.17 on a shared 2-core machine).  This tool imports the revision's package as a second package beside
 the working tree's (``solo_analysis_base``: a copy of the revision's ``solo_analysis`` folder,
 its own imports renamed, kept under ``--cache`` with its compiled kernels for the next run) and
 asks both the same questions interleaved: each question of one version and then of the other,
