@@ -2,15 +2,15 @@ r"""Time the solver of the working tree against that of a git revision, in one p
 
 Two versions timed in two processes, even side by side on two cores, differ by the machine's
 moods as much as by their code (ten such pairs of two versions this tool puts within 2 % of
-each other measured 0.76-1.17 on a shared 2-core machine).  This tool imports the revision's package as a second package beside
-the working tree's (``solo_analysis_base``: a copy of the revision's ``solo_analysis`` folder,
-its own imports renamed, kept under ``--cache`` with its compiled kernels for the next run) and
-asks both the same questions interleaved: each question of one version and then of the other,
-the order alternating from question to question and round to round, so that a slow spell of
-the machine falls on both alike.  A question's time is the thread's CPU time of its best
-round.  It prints each version's total, their ratio with a 95 % bootstrap interval over the
-questions, each round's ratio, and (``--positions``) both searches' positions; a question the
-two versions answer differently is an error.
+each other measured 0.76-1.17 on a shared 2-core machine).  This tool imports the revision's
+package as a second package beside the working tree's (``solo_analysis_base``: a copy of the
+revision's ``solo_analysis`` folder, its own imports renamed, kept under ``--cache`` with its
+compiled kernels for the next run) and asks both the same questions interleaved: each question
+of one version and then of the other, the order alternating from question to question and round
+to round, so that a slow spell of the machine falls on both alike.  A question's time is the
+thread's CPU time of its best round.  It prints each version's total, their ratio with a 95 %
+bootstrap interval over the questions, each round's ratio, and (``--positions``) both searches'
+positions; a question the two versions answer differently is an error.
 
 Each version keeps its own transposition table, so a question starts with the other version's
 table in the processor's cache: the absolute times are those of a cold cache, the ratio is
