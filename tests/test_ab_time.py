@@ -40,6 +40,8 @@ def test_copy_revision_renames_imports_and_keeps_data(tmp_path):
     data = sorted(p.relative_to(root) for p in root.rglob("*.npz"))
     assert data, "the predictors' weights are package data"
     assert all((root / p).read_bytes() == (ROOT / "solo_analysis" / p).read_bytes() for p in data)
+    # nothing else is left in the folder (the temporary copy was renamed into place)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [commit]
     # a second call reuses the copy
     stamp = (root / "__init__.py").stat().st_mtime_ns
     assert script.copy_revision(commit, tmp_path) == parent

@@ -27,10 +27,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -52,7 +55,7 @@ def rename_package(text: str, new: str = BASE_PACKAGE) -> str:
 
 
 def resolve(rev: str, repo: Path = REPO) -> str:
-    """The full commit hash of ``rev``; ``SystemExit`` with git's complaint if there is none."""
+    """The full commit hash of ``rev``; ``SystemExit`` naming it if it is no commit."""
     done = subprocess.run(
         ["git", "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
         capture_output=True,
@@ -66,30 +69,35 @@ def resolve(rev: str, repo: Path = REPO) -> str:
 def copy_revision(commit: str, dest: Path, repo: Path = REPO) -> Path:
     """Write the package of ``commit`` to ``dest/<commit>/solo_analysis_base``; return its parent.
 
-    An existing copy is reused (its compiled kernels with it).
+    An existing copy is reused (its compiled kernels with it).  A copy is written in a
+    temporary folder and renamed into place whole, so an interrupted one is never reused.
     """
     parent = dest / commit
-    root = parent / BASE_PACKAGE
-    if (root / "__init__.py").exists():
+    if (parent / BASE_PACKAGE / "__init__.py").exists():
         return parent
     archive = subprocess.run(
         ["git", "-C", str(repo), "archive", "--format=tar", commit, PACKAGE],
         capture_output=True,
         check=True,
     ).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        for member in tar.getmembers():
-            if not member.isfile():
-                continue
-            rel = Path(member.name).relative_to(PACKAGE)
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            extracted = tar.extractfile(member)
-            assert extracted is not None
-            data = extracted.read()
-            if target.suffix == ".py":
-                data = rename_package(data.decode()).encode()
-            target.write_bytes(data)
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest) as scratch:
+        root = Path(scratch) / BASE_PACKAGE
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            for member in tar.getmembers():
+                if not member.isfile():
+                    continue
+                target = root / Path(member.name).relative_to(PACKAGE)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                extracted = tar.extractfile(member)
+                assert extracted is not None
+                data = extracted.read()
+                if target.suffix == ".py":
+                    data = rename_package(data.decode()).encode()
+                target.write_bytes(data)
+        shutil.rmtree(parent, ignore_errors=True)  # an incomplete copy of an older version
+        os.replace(scratch, parent)
+        os.mkdir(scratch)  # for the context manager's clean-up
     return parent
 
 
