@@ -81,8 +81,9 @@ def copy_revision(commit: str, dest: Path, repo: Path = REPO) -> Path:
         check=True,
     ).stdout
     dest.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=dest) as scratch:
-        root = Path(scratch) / BASE_PACKAGE
+    scratch = Path(tempfile.mkdtemp(dir=dest))
+    try:
+        root = scratch / BASE_PACKAGE
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             for member in tar.getmembers():
                 if not member.isfile():
@@ -97,7 +98,9 @@ def copy_revision(commit: str, dest: Path, repo: Path = REPO) -> Path:
                 target.write_bytes(data)
         shutil.rmtree(parent, ignore_errors=True)  # an incomplete copy of an older version
         os.replace(scratch, parent)
-        os.mkdir(scratch)  # for the context manager's clean-up
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
     return parent
 
 
