@@ -1,7 +1,7 @@
 r"""Time the solver of the working tree against that of a git revision, in one process.
 
 Two versions timed in two processes, even side by side on two cores, differ by the machine's
-moods as much as by their code (ten such pairs of two versions this tool puts within 2 % of
+moods as much as by their code (twelve such pairs of two versions this tool puts within 2 % of
 each other measured 0.76-1.17 on a shared 2-core machine).  This tool imports the revision's
 package as a second package beside the working tree's (``solo_analysis_base``: a copy of the
 revision's ``solo_analysis`` folder, its own imports renamed, kept under ``--cache`` with its
