@@ -237,6 +237,21 @@ def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, trump, maxer, m
     return _emit(moves, depth, nm, base, heads & lower, True)
 
 
+@njit(cache=True, inline="always")
+def run_head(h, seat, c):
+    """Whether card ``c`` of ``seat``'s hand heads a run of equivalent cards at a lead.
+
+    Such a card is a move :func:`gen_moves` generates (see :func:`_run_heads`).
+    """
+    if not (h[seat] >> c) & 1:
+        return False
+    base = 13 * (c // 13)
+    L = ((h[0] | h[1] | h[2] | h[3]) >> base) & SUIT_MASK
+    m = (h[seat] >> base) & SUIT_MASK
+    above = L & ~((2 << (c - base)) - 1)
+    return (above & -above & m) == 0
+
+
 # inlined into the search (numba IR inlining): no call or reference counting of the arrays
 # it takes at every position
 @njit(cache=True, inline="always")

@@ -63,7 +63,7 @@ from ._bounds import (
     sure_trumps,
 )
 from ._flag import stop_set
-from ._moves import gen_moves
+from ._moves import gen_moves, run_head
 from ._table import EXACT_TT, HASH_A, HASH_B, sig_owners, suit_seq, tt_key, tt_probe, tt_store
 
 #: positions between two looks at the stop flag (and the limit): a few milliseconds of search
@@ -345,26 +345,19 @@ def search(
             if not resolved:
                 seat = (leader + npl) & 3
                 st[d, ST_SEAT] = seat
+                # the moves are generated when the first is tried (ST_NM -1), or, at a
+                # no-trump lead whose killer the hand can lead, only once the killer, which
+                # the move generation would put first, has failed (ST_NM -2, the killer
+                # alone in moves[d, 0])
+                st[d, ST_NM] = -1
                 if npl == 0:
                     # the killer lead of this depth among positions needing as many tricks:
                     # one found where the earlier tricks went otherwise misleads (measured)
-                    hist[4, d] = hist[5 + need, d]
-                st[d, ST_NM] = gen_moves(
-                    h,
-                    seat,
-                    npl,
-                    st[d, ST_LED],
-                    st[d, ST_WC],
-                    st[d, ST_WS],
-                    st[d, ST_TMASK],
-                    trump,
-                    maxer,
-                    wants,
-                    moves,
-                    scores,
-                    d,
-                    hist,
-                )
+                    k = hist[5 + need, d]
+                    hist[4, d] = k
+                    if trump == NT and k > 0 and run_head(h, seat, k - 1):
+                        moves[d, 0] = k - 1
+                        st[d, ST_NM] = -2
                 st[d, ST_NEXT] = 0
                 st[d, ST_LW] = 0xFFFF
                 entering = False
@@ -374,6 +367,27 @@ def search(
             # ---------------- try the next move at depth d ----------------
             i = st[d, ST_NEXT]
             nm = st[d, ST_NM]
+            if nm < 0:
+                if nm == -2 and i == 0:
+                    nm = 1  # the killer alone
+                else:
+                    nm = gen_moves(
+                        h,
+                        st[d, ST_SEAT],
+                        st[d, ST_NPL],
+                        st[d, ST_LED],
+                        st[d, ST_WC],
+                        st[d, ST_WS],
+                        st[d, ST_TMASK],
+                        trump,
+                        maxer,
+                        wants,
+                        moves,
+                        scores,
+                        d,
+                        hist,
+                    )
+                    st[d, ST_NM] = nm
             if i > 0 and i < nm:
                 # the previous move failed: if its card lay below every card its
                 # refutation depended on in its suit, the same refutation answers
