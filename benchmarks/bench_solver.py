@@ -8,6 +8,10 @@ total ratio into search size and speed: the trick-boundary positions each
 search entered (DDS's own count, ``futureTricks.nodes``, is one per completed
 trick searched; ours from ``solver.search_positions``), their ratio, and the time
 per such position of each; and our positions of every kind (one per card play).
+Each question is then timed a second way, the two solvers interleaved deal by deal (the
+order alternating from deal to deal) with each call's thread CPU time (both run on the
+calling thread), so that a slow spell of the shared machine falls on both alike and time
+spent descheduled counts for neither: the "cpu r" column (``--no-interleave`` skips it).
 Then times one-declarer questions that DDS cannot answer (Solo, Abundance,
 Declared, Misère), through the single-deal ``solve`` and through ``solve_batch``.
 Answers of the two solvers are compared and every disagreement is printed.
@@ -31,6 +35,7 @@ import functools
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -110,6 +115,25 @@ class DDS:
         return not self.leader_side_can_make(ep_deal, trump, leader, 14 - target)
 
 
+def interleaved_cpu(
+    dds_call: Callable[[int], object], our_call: Callable[[int], object], n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each solver's thread CPU time (s) on deals ``0 .. n-1``, the two interleaved.
+
+    Deal by deal, DDS first on the even deals and ours first on the odd ones.
+    """
+    clock = time.thread_time_ns
+    d_cpu = np.empty(n)
+    o_cpu = np.empty(n)
+    for i in range(n):
+        for which in (0, 1) if i % 2 == 0 else (1, 0):
+            call, out = (dds_call, d_cpu) if which == 0 else (our_call, o_cpu)
+            t0 = clock()
+            call(i)
+            out[i] = (clock() - t0) * 1e-9
+    return d_cpu, o_cpu
+
+
 # ---------------------------------------------------------------------------- reporting
 def fmt_s(sec: float) -> str:
     if sec < 1e-3:
@@ -125,6 +149,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     ap.add_argument("--threads", type=int, default=1, help="threads for solve_batch (default 1)")
     ap.add_argument("--only-dds", action="store_true", help="time DDS only (our solver not needed)")
+    ap.add_argument(
+        "--no-interleave",
+        action="store_true",
+        help="skip the second timing, the solvers interleaved deal by deal in thread CPU time",
+    )
     ap.add_argument(
         "--one-deals",
         type=int,
@@ -142,7 +171,9 @@ def run(args: argparse.Namespace) -> dict:
     """Run the benchmark as the command line asks and print its tables.
 
     Returns a summary: ``questions``, for each DDS question label ``{"dds": s, "ours": s,
-    "slowest": s, "over_0_2": deals, "dds_nodes": n, "our_tricks": n}``; ``one``, for each
+    "slowest": s, "over_0_2": deals, "dds_nodes": n, "our_tricks": n}`` (with
+    ``"dds_cpu": s, "ours_cpu": s``, the interleaved thread CPU times, unless
+    ``--no-interleave``); ``one``, for each
     one-declarer question ``{"per_s": solves a second, "slowest": s, "positions": mean}``;
     and ``mismatches``.
     """
@@ -176,6 +207,8 @@ def run(args: argparse.Namespace) -> dict:
         header += (
             f"{'ours total':>12}{'ours/deal':>12}{'ours max':>12}{'median r':>10}{'total r':>9}"
         )
+        if not args.no_interleave:
+            header += f"{'cpu r':>8}"
     print(header)
     size_lines = []
     for label, trump, target in DDS_QUESTIONS:
@@ -207,7 +240,7 @@ def run(args: argparse.Namespace) -> dict:
             kw = {"trump": label, "leader": "E", "declarers": "NS", "target": target}
             sizes = np.array([search_positions(p, **kw)[1:] for p in pbns], dtype=float)
             o_positions, o_tricks = sizes[:, 0], sizes[:, 1]
-            summary["questions"][f"{target} {label}"] = {
+            row = summary["questions"][f"{target} {label}"] = {
                 "dds": float(d_times.sum()),
                 "ours": float(o_times.sum()),
                 "slowest": float(o_times.max()),
@@ -215,6 +248,15 @@ def run(args: argparse.Namespace) -> dict:
                 "dds_nodes": float(d_nodes.sum()),
                 "our_tricks": float(o_tricks.sum()),
             }
+            if not args.no_interleave:
+                d_cpu, o_cpu = interleaved_cpu(
+                    lambda i, t=trump, g=target: dds.side_can_make(ep_deals[i], t, east, ns, g),
+                    lambda i, kw=kw: solve(pbns[i], **kw),
+                    n,
+                )
+                row["dds_cpu"] = float(d_cpu.sum())
+                row["ours_cpu"] = float(o_cpu.sum())
+                line += f"{o_cpu.sum() / d_cpu.sum():>8.2f}"
             size_lines.append(
                 f"NS {target:>2} {label:<2} E leads{'':<6}"
                 f"{d_nodes.sum():>12,.0f}{o_tricks.sum():>12,.0f}"

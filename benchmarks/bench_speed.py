@@ -4,7 +4,9 @@ Runs, one after the other in the same invocation (so every figure shares the mac
 state of the moment):
 
 1. ``bench_solver.py`` on each seed set (``--seeds``, 200 random deals each by default, one
-   thread): per question the time ratio ours / DDS, our slowest deal, the deals over 0.2 s,
+   thread): per question the time ratio ours / DDS (wall time, each solver's 200 answers in
+   a block; and thread CPU time, the two interleaved deal by deal), our slowest deal, the
+   deals over 0.2 s,
    the search sizes of both; the one-declarer questions (Solo, Abundance, Declared, Misère),
    which DDS cannot answer, in solves a second and positions a question.
 2. A summary over all the seed sets: each question's total ratio and all eight together.
@@ -57,18 +59,23 @@ def solver_part(seeds: list[int], deals: int, one_deals: int) -> tuple[list[dict
     return summaries, mismatches
 
 
-def _set_totals(summary: dict) -> tuple[float, float]:
-    """DDS's and our total time over every question of one seed set."""
+def _set_totals(summary: dict, kind: str = "") -> tuple[float, float]:
+    """DDS's and our total time over every question of one seed set.
+
+    ``kind`` "" for the wall times of the solvers' blocks, "_cpu" for the interleaved
+    thread CPU times.
+    """
     rows = summary["questions"].values()
-    return sum(r["dds"] for r in rows), sum(r["ours"] for r in rows)
+    return sum(r["dds" + kind] for r in rows), sum(r["ours" + kind] for r in rows)
 
 
 def print_solver_summary(seeds: list[int], summaries: list[dict]) -> float:
     """Print the totals over the seed sets; return DDS's total time of the first set."""
     print(f"\n=== solver summary, seeds {','.join(map(str, seeds))} ===")
+    cpu = all("dds_cpu" in r for s in summaries for r in s["questions"].values())
     print(
         f"{'question':<12}{'DDS s':>9}{'ours s':>9}{'ratio':>8}{'per set':>26}"
-        f"{'slowest':>9}{'>0.2 s':>8}{'size ratio':>12}"
+        f"{'slowest':>9}{'>0.2 s':>8}{'size ratio':>12}" + (f"{'cpu r':>8}" if cpu else "")
     )
     labels = list(summaries[0]["questions"])
     all_d = all_o = 0.0
@@ -86,9 +93,12 @@ def print_solver_summary(seeds: list[int], summaries: list[dict]) -> float:
         all_o += o
         slowest = max(slowest, worst)
         over += n_over
+        cpu_r = ""
+        if cpu:
+            cpu_r = f"{sum(r['ours_cpu'] for r in rows) / sum(r['dds_cpu'] for r in rows):>8.2f}"
         print(
             f"NS {label:<9}{d:>9.2f}{o:>9.2f}{o / d:>8.2f}{per_set:>26}{worst:>9.3f}"
-            f"{n_over:>8}{size:>12.2f}"
+            f"{n_over:>8}{size:>12.2f}" + cpu_r
         )
     totals = [_set_totals(s) for s in summaries]
     per_set = " ".join(f"{o / d:.2f}" for d, o in totals)
@@ -100,6 +110,16 @@ def print_solver_summary(seeds: list[int], summaries: list[dict]) -> float:
     print(
         f"target: ratio <= 1.00 on every set, no deal over 0.2 s -> {'met' if met else 'not met'}"
     )
+    if cpu:
+        cpu_totals = [_set_totals(s, "_cpu") for s in summaries]
+        d = sum(d for d, _ in cpu_totals)
+        o = sum(o for _, o in cpu_totals)
+        per_set = " ".join(f"{o / d:.2f}" for d, o in cpu_totals)
+        print(
+            f"interleaved, thread CPU time: DDS {d:.2f} s, ours {o:.2f} s, ratio {o / d:.2f}"
+            f" (per set {per_set}); ratio <= 1.00 on every set -> "
+            + ("met" if all(o <= d for d, o in cpu_totals) else "not met")
+        )
     if summaries[0]["one"]:
         print("\none-declarer questions (DDS cannot answer them), per seed set:")
         for name in summaries[0]["one"]:

@@ -1,4 +1,6 @@
-"""benchmarks/bench_speed.py: only runs that converged can meet the advice targets."""
+"""benchmarks/bench_speed.py: the targets' verdicts, and bench_solver's interleaved timing."""
+
+import time
 
 from script_loader import ROOT, load_script
 
@@ -46,3 +48,58 @@ def test_a_run_that_did_not_converge_misses_the_targets_whatever_its_time(monkey
     # the median of 1.2 s and a run that did not converge: not met, and the count said
     assert "median of 2 random hands converged <= 2 s warm: not converged" in out
     assert "1 not converged) -> not met" in out
+
+
+def _question(dds: float, ours: float, dds_cpu: float, ours_cpu: float) -> dict:
+    return {
+        "dds": dds,
+        "ours": ours,
+        "slowest": 0.1,
+        "over_0_2": 0,
+        "dds_nodes": 1000.0,
+        "our_tricks": 1100.0,
+        "dds_cpu": dds_cpu,
+        "ours_cpu": ours_cpu,
+    }
+
+
+def test_the_solver_summary_gives_the_verdict_by_each_timing(capsys):
+    bench = _bench()
+    # set 1 slower than DDS by wall time in blocks but not by interleaved CPU time; set 2
+    # within both
+    sets = [
+        {"questions": {"8 H": _question(1.0, 1.1, 1.0, 0.9)}, "one": {}},
+        {"questions": {"8 H": _question(2.0, 1.0, 2.0, 1.5)}, "one": {}},
+    ]
+    assert bench.print_solver_summary([1, 2], sets) == 1.0
+    out = capsys.readouterr().out
+    assert "no deal over 0.2 s -> not met" in out
+    assert "interleaved, thread CPU time: DDS 3.00 s, ours 2.40 s, ratio 0.80" in out
+    assert "(per set 0.90 0.75); ratio <= 1.00 on every set -> met" in out
+    row = next(line for line in out.splitlines() if line.startswith("NS 8 H"))
+    assert row.split()[-1] == "0.80"
+
+
+def test_interleaved_timing_alternates_the_order_and_times_each_call():
+    solver = load_script(ROOT / "benchmarks" / "bench_solver.py", beside=True)
+    calls = []
+
+    def busy(who):
+        def call(i):
+            calls.append((who, i))
+            end = time.thread_time() + (0.02 if who == "ours" else 0.0)
+            while time.thread_time() < end:
+                pass
+
+        return call
+
+    d_cpu, o_cpu = solver.interleaved_cpu(busy("dds"), busy("ours"), 3)
+    assert calls == [
+        ("dds", 0),
+        ("ours", 0),
+        ("ours", 1),
+        ("dds", 1),
+        ("dds", 2),
+        ("ours", 2),
+    ]
+    assert (o_cpu >= 0.02).all() and (d_cpu < 0.01).all()
