@@ -119,11 +119,21 @@ def _emit(moves, depth, nm, base, x, ascending):
 
 
 @njit(cache=True, inline="always")
+def _heads_run(m, L, b):
+    """Whether the card ``b`` (a one-bit rank mask) of ``m`` heads a run of equivalent cards.
+
+    It does unless the next live card above it (``L``: the suit's live cards, the current
+    trick's included) is the mover's (``m``) too.
+    """
+    above = L & ~((b << 1) - 1)
+    return (above & -above & m) == 0
+
+
+@njit(cache=True, inline="always")
 def _run_heads(m, L):
     """The highest card of each run of equivalent cards of ``m`` (rank masks of one suit).
 
-    A card of the mover's (``m``) heads a run unless the next live card above it
-    (``L``: the suit's live cards, the current trick's included) is his too.
+    ``L`` holds the suit's live cards, the current trick's included (see :func:`_heads_run`).
     """
     heads = 0
     x = m
@@ -131,8 +141,7 @@ def _run_heads(m, L):
         r = lowbit(x)
         b = 1 << r
         x ^= b
-        above = L & ~((b << 1) - 1)
-        if not (above & -above & m):
+        if _heads_run(m, L, b):
             heads |= b
     return heads
 
@@ -248,8 +257,7 @@ def run_head(h, seat, c):
     base = 13 * (c // 13)
     L = ((h[0] | h[1] | h[2] | h[3]) >> base) & SUIT_MASK
     m = (h[seat] >> base) & SUIT_MASK
-    above = L & ~((2 << (c - base)) - 1)
-    return (above & -above & m) == 0
+    return _heads_run(m, L, 1 << (c - base))
 
 
 # inlined into the search (numba IR inlining): no call or reference counting of the arrays
@@ -428,7 +436,9 @@ def gen_moves(
                 sc -= (_LEAD_SIZE_WEIGHT if trump == NT else _LEAD_SIZE_WEIGHT_TRUMPS) * opp_cards
                 if hist[4, depth] == c + 1:
                     # the killer lead: the last lead that cut off at this depth; first at
-                    # no trump, only a bonus in trumps (as the first move it costs more there)
+                    # no trump, only a bonus in trumps (as the first move it costs more there).
+                    # At no trump the search tries it before generating the leads and keeps
+                    # it first when it generates them (_search.search, ST_NM -2).
                     sc += 1000 if trump == NT else 30
             else:
                 if s == wsuit:

@@ -371,6 +371,7 @@ def search(
                 if nm == -2 and i == 0:
                     nm = 1  # the killer alone
                 else:
+                    killer = moves[d, 0]
                     nm = gen_moves(
                         h,
                         st[d, ST_SEAT],
@@ -388,6 +389,19 @@ def search(
                         hist,
                     )
                     st[d, ST_NM] = nm
+                    if i > 0:
+                        # the killer has been tried alone (ST_NM -2): it stays the first
+                        # move, the one the search resumes after, whatever the weights
+                        j = 0
+                        while j < nm - 1 and moves[d, j] != killer:
+                            j += 1
+                        ks = scores[d, j]
+                        while j > 0:
+                            moves[d, j] = moves[d, j - 1]
+                            scores[d, j] = scores[d, j - 1]
+                            j -= 1
+                        moves[d, 0] = killer
+                        scores[d, 0] = ks
             if i > 0 and i < nm:
                 # the previous move failed: if its card lay below every card its
                 # refutation depended on in its suit, the same refutation answers
