@@ -171,7 +171,8 @@ def run(args: argparse.Namespace) -> dict:
     """Run the benchmark as the command line asks and print its tables.
 
     Returns a summary: ``questions``, for each DDS question label ``{"dds": s, "ours": s,
-    "slowest": s, "over_0_2": deals, "dds_nodes": n, "our_tricks": n}`` (with
+    "slowest": s, "over_0_2": deals, "dds_slowest": s, "dds_over_0_2": deals, "dds_nodes": n,
+    "our_tricks": n}`` (with
     ``"dds_cpu": s, "ours_cpu": s``, the interleaved thread CPU times, unless
     ``--no-interleave``); ``one``, for each
     one-declarer question ``{"per_s": solves a second, "slowest": s, "positions": mean}``;
@@ -245,6 +246,8 @@ def run(args: argparse.Namespace) -> dict:
                 "ours": float(o_times.sum()),
                 "slowest": float(o_times.max()),
                 "over_0_2": int((o_times > 0.2).sum()),
+                "dds_slowest": float(d_times.max()),
+                "dds_over_0_2": int((d_times > 0.2).sum()),
                 "dds_nodes": float(d_nodes.sum()),
                 "our_tricks": float(o_tricks.sum()),
             }

@@ -110,6 +110,12 @@ def print_solver_summary(seeds: list[int], summaries: list[dict]) -> float:
     print(
         f"target: ratio <= 1.00 on every set, no deal over 0.2 s -> {'met' if met else 'not met'}"
     )
+    rows = [r for s in summaries for r in s["questions"].values()]
+    if all("dds_slowest" in r for r in rows):
+        print(
+            f"DDS's own: slowest answer {max(r['dds_slowest'] for r in rows):.3f} s, "
+            f"{sum(r['dds_over_0_2'] for r in rows)} answers over 0.2 s"
+        )
     if cpu:
         cpu_totals = [_set_totals(s, "_cpu") for s in summaries]
         d = sum(d for d, _ in cpu_totals)

@@ -60,6 +60,8 @@ def _question(dds: float, ours: float, dds_cpu: float, ours_cpu: float) -> dict:
         "our_tricks": 1100.0,
         "dds_cpu": dds_cpu,
         "ours_cpu": ours_cpu,
+        "dds_slowest": 0.25,
+        "dds_over_0_2": 1,
     }
 
 
@@ -74,6 +76,7 @@ def test_the_solver_summary_gives_the_verdict_by_each_timing(capsys):
     assert bench.print_solver_summary([1, 2], sets) == 1.0
     out = capsys.readouterr().out
     assert "no deal over 0.2 s -> not met" in out
+    assert "DDS's own: slowest answer 0.250 s, 2 answers over 0.2 s" in out
     assert "interleaved, thread CPU time: DDS 3.00 s, ours 2.40 s, ratio 0.80" in out
     assert "(per set 0.90 0.75); ratio <= 1.00 on every set -> met" in out
     row = next(line for line in out.splitlines() if line.startswith("NS 8 H"))
