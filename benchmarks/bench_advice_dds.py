@@ -5,9 +5,10 @@ turn-up suit, eldest leading, for each of the three partners.  DDS can answer it
 the partner sits across the table (a bridge partnership); this script asks that question of
 both solvers on the same sampled deals of each hand and prints, per hand and in all: the
 answers (every disagreement too), DDS's time and ours (``solve``, one deal at a time, one
-thread, as ``bench_solver.py`` times them) and their ratio, and the trick-boundary positions
-each search entered (DDS's ``futureTricks.nodes``; ours from ``solver.search_positions``)
-and their ratio.
+thread; the two interleaved deal by deal, the order alternating, each call's thread CPU
+time, as ``bench_solver.interleaved_cpu`` times them) and their ratio, and the
+trick-boundary positions each search entered (DDS's ``futureTricks.nodes``; ours from
+``solver.search_positions``) and their ratio.
 
 The hands: the ordinary hand ``AKJ94.K83.Q72.65`` (second, turn-up 7S) and ``--hands``
 random hands of ``bench_advise.random_hands(--hands, --hand-seed)``.
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 import bench_advise
 import bench_solver
@@ -39,6 +39,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--hands", type=int, default=4, help="random hands besides the ordinary (4)")
     ap.add_argument("--hand-seed", type=int, default=11, help="seed of the random hands (11)")
     return ap.parse_args(argv)
+
+
+def ask_both(dds, solve, deals, pbns: list[str], kw: dict) -> tuple[np.ndarray, ...]:
+    """Both solvers' answers to ``kw``'s question on each deal, timed interleaved.
+
+    Returns DDS's answers, ours, DDS's nodes on each deal, and each solver's thread CPU
+    time on each deal (``bench_solver.interleaved_cpu``).
+    """
+    eps = [dds.prepare(deal) for deal in deals]
+    n = len(deals)
+    d_ans = np.zeros(n, dtype=bool)
+    o_ans = np.zeros(n, dtype=bool)
+    d_nodes = np.zeros(n, dtype=np.int64)
+    trump, side, target = kw["trump"], kw["declarers"], kw["target"]
+
+    def ask_dds(i: int) -> None:
+        d_ans[i] = dds.side_can_make(eps[i], trump, kw["leader"], side, target)
+        d_nodes[i] = dds.nodes
+
+    def ask_ours(i: int) -> None:
+        o_ans[i] = solve(pbns[i], **kw)
+
+    d_cpu, o_cpu = bench_solver.interleaved_cpu(ask_dds, ask_ours, n)
+    return d_ans, o_ans, d_nodes, d_cpu, o_cpu
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,23 +90,14 @@ def run(args: argparse.Namespace) -> int:
         kw = {"trump": trump, "leader": 0, "declarers": side, "target": TARGET}
         pbns = [bench_solver.to_pbn(d) for d in deals]
         solve(pbns[0], **kw)  # compile or load from the cache
-        d_time = o_time = 0.0
-        d_nodes = o_nodes = 0
-        makes = 0
-        for i, deal in enumerate(deals):
-            ep = dds.prepare(deal)
-            t0 = time.perf_counter()
-            d_ans = dds.side_can_make(ep, trump, 0, side, TARGET)
-            d_time += time.perf_counter() - t0
-            d_nodes += dds.nodes
-            t0 = time.perf_counter()
-            o_ans = solve(pbns[i], **kw)
-            o_time += time.perf_counter() - t0
-            o_nodes += search_positions(pbns[i], **kw)[2]
-            makes += bool(d_ans)
-            if bool(o_ans) != bool(d_ans):
-                mismatches += 1
-                print(f"  !!! MISMATCH {pbns[i]!r} {kw}: DDS {bool(d_ans)}, ours {bool(o_ans)}")
+        d_ans, o_ans, d_nodes_each, d_cpu, o_cpu = ask_both(dds, solve, deals, pbns, kw)
+        d_time, o_time = float(d_cpu.sum()), float(o_cpu.sum())
+        d_nodes = int(d_nodes_each.sum())
+        o_nodes = sum(search_positions(p, **kw)[2] for p in pbns)
+        makes = int(d_ans.sum())
+        for i in np.flatnonzero(d_ans != o_ans):
+            mismatches += 1
+            print(f"  !!! MISMATCH {pbns[i]!r} {kw}: DDS {bool(d_ans[i])}, ours {bool(o_ans[i])}")
         totals += (d_time, o_time, d_nodes, o_nodes)
         name = f"{label} {hand} {turnup}"
         print(
