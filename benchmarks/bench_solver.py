@@ -172,10 +172,9 @@ def run(args: argparse.Namespace) -> dict:
 
     Returns a summary: ``questions``, for each DDS question label ``{"dds": s, "ours": s,
     "slowest": s, "over_0_2": deals, "dds_slowest": s, "dds_over_0_2": deals, "dds_nodes": n,
-    "our_tricks": n}`` (with
-    ``"dds_cpu": s, "ours_cpu": s``, the interleaved thread CPU times, unless
-    ``--no-interleave``); ``one``, for each
-    one-declarer question ``{"per_s": solves a second, "slowest": s, "positions": mean}``;
+    "our_tricks": n}`` (with ``"dds_cpu": s, "ours_cpu": s``, the interleaved thread CPU
+    times, unless ``--no-interleave``); ``one``, for each one-declarer question
+    ``{"per_s": solves a second, "slowest": s, "positions": mean}``;
     and ``mismatches``.
     """
     summary: dict = {"questions": {}, "one": {}, "mismatches": 0}
