@@ -164,7 +164,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return 1 if run(parse_args(argv))["mismatches"] else 0
+    """Run the benchmark; 1 if an answer differs from DDS's, 130 on Ctrl-C, 141 on a closed pipe."""
+    args = parse_args(argv)
+    try:
+        return 1 if run(args)["mismatches"] else 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 141
 
 
 def run(args: argparse.Namespace) -> dict:

@@ -232,6 +232,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--no-advice", action="store_true", help="the solver part only")
     args = ap.parse_args(argv)
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 141
+
+
+def run(args: argparse.Namespace) -> int:
+    """Both parts as ``args`` ask; 1 if an answer differs from DDS's."""
     seeds = [int(s) for s in args.seeds.split(",") if s]
     t0 = time.perf_counter()
     print(f"bench_speed: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")

@@ -106,3 +106,18 @@ def test_interleaved_timing_alternates_the_order_and_times_each_call():
         ("ours", 2),
     ]
     assert (o_cpu >= 0.02).all() and (d_cpu < 0.01).all()
+
+
+def test_both_scripts_stop_on_ctrl_c_or_a_closed_pipe_without_a_traceback(monkeypatch, capsys):
+    speed = _bench()
+    solver = load_script(ROOT / "benchmarks" / "bench_solver.py", beside=True)
+    for script, argv in ((speed, ["--no-advice"]), (solver, [])):
+        for exc, code in ((KeyboardInterrupt, 130), (BrokenPipeError, 141)):
+
+            def interrupted(args, exc=exc):
+                raise exc
+
+            monkeypatch.setattr(script, "run", interrupted)
+            assert script.main(argv) == code
+            err = capsys.readouterr().err
+            assert err == ("interrupted\n" if code == 130 else "")
