@@ -119,7 +119,7 @@ def _emit(moves, depth, nm, base, x, ascending):
 
 
 @njit(cache=True, inline="always")
-def _heads_run(m, L, b):
+def _is_run_head(m, L, b):
     """Whether the card ``b`` (a one-bit rank mask) of ``m`` heads a run of equivalent cards.
 
     It does unless the next live card above it (``L``: the suit's live cards, the current
@@ -133,7 +133,7 @@ def _heads_run(m, L, b):
 def _run_heads(m, L):
     """The highest card of each run of equivalent cards of ``m`` (rank masks of one suit).
 
-    ``L`` holds the suit's live cards, the current trick's included (see :func:`_heads_run`).
+    ``L`` holds the suit's live cards, the current trick's included (see :func:`_is_run_head`).
     """
     heads = 0
     x = m
@@ -141,7 +141,7 @@ def _run_heads(m, L):
         r = lowbit(x)
         b = 1 << r
         x ^= b
-        if _heads_run(m, L, b):
+        if _is_run_head(m, L, b):
             heads |= b
     return heads
 
@@ -257,7 +257,7 @@ def run_head(h, seat, c):
     base = 13 * (c // 13)
     L = ((h[0] | h[1] | h[2] | h[3]) >> base) & SUIT_MASK
     m = (h[seat] >> base) & SUIT_MASK
-    return _heads_run(m, L, 1 << (c - base))
+    return _is_run_head(m, L, 1 << (c - base))
 
 
 # inlined into the search (numba IR inlining): no call or reference counting of the arrays
