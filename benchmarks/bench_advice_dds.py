@@ -119,13 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1 or args.hands < 0:
         print("error: --deals must be at least 1 and --hands at least 0", file=sys.stderr)
         return 2
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 141
+    return bench_solver.guarded(lambda: run(args))
 
 
 if __name__ == "__main__":

@@ -163,16 +163,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark; 1 if an answer differs from DDS's, 130 on Ctrl-C, 141 on a closed pipe."""
-    args = parse_args(argv)
+def guarded(job: Callable[[], int]) -> int:
+    """``job()``'s exit code; 130 on Ctrl-C ("interrupted" on stderr), 141 on a closed pipe.
+
+    The benchmark scripts' ``main`` runs its work so: no traceback when stopped.
+    """
     try:
-        return 1 if run(args)["mismatches"] else 0
+        return job()
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 141
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; 1 if an answer differs from DDS's (see :func:`guarded`)."""
+    args = parse_args(argv)
+    return guarded(lambda: 1 if run(args)["mismatches"] else 0)
 
 
 def run(args: argparse.Namespace) -> dict:

@@ -232,13 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--no-advice", action="store_true", help="the solver part only")
     args = ap.parse_args(argv)
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 141
+    return bench_solver.guarded(lambda: run(args))
 
 
 def run(args: argparse.Namespace) -> int:

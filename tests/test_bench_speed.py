@@ -108,10 +108,11 @@ def test_interleaved_timing_alternates_the_order_and_times_each_call():
     assert (o_cpu >= 0.02).all() and (d_cpu < 0.01).all()
 
 
-def test_both_scripts_stop_on_ctrl_c_or_a_closed_pipe_without_a_traceback(monkeypatch, capsys):
+def test_the_scripts_stop_on_ctrl_c_or_a_closed_pipe_without_a_traceback(monkeypatch, capsys):
     speed = _bench()
     solver = load_script(ROOT / "benchmarks" / "bench_solver.py", beside=True)
-    for script, argv in ((speed, ["--no-advice"]), (solver, [])):
+    advice = load_script(ROOT / "benchmarks" / "bench_advice_dds.py", beside=True)
+    for script, argv in ((speed, ["--no-advice"]), (solver, []), (advice, [])):
         for exc, code in ((KeyboardInterrupt, 130), (BrokenPipeError, 141)):
 
             def interrupted(args, exc=exc):
