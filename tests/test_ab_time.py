@@ -99,3 +99,11 @@ def test_bad_arguments(args, message, capsys):
     with pytest.raises(SystemExit):
         _script().main(args)
     assert message in capsys.readouterr().err
+
+
+def test_side_error_names_a_bad_seat_and_passes_good_ones():
+    side_error = _script().side_error
+    assert side_error("NT", "E", "NS") is None
+    assert side_error("H", "N", "S") is None  # a lone declarer, as Solo
+    assert "declarer" in side_error("H", "N", "Q")
+    assert "seat" in side_error("H", "X", "S").lower()

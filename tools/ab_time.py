@@ -20,6 +20,7 @@ Usage::
 
     python tools/ab_time.py --base HEAD                       # working tree against HEAD
     python tools/ab_time.py --base HEAD~2 --trump H --seed 2 --rounds 5 --positions
+    python tools/ab_time.py --trump H --declarers S --leader N --targets 5,9   # Solo, Abundance
 """
 
 from __future__ import annotations
@@ -123,6 +124,18 @@ def load_versions(commit: str, cache: Path) -> tuple[ModuleType, ModuleType]:
     return new, base
 
 
+def side_error(trump: str, leader: str, declarers: str) -> str | None:
+    """What is wrong with the question's seats, as the package says it (None if nothing)."""
+    sys.path.insert(0, str(REPO))
+    from solo_analysis.solver.question import question_of
+
+    try:
+        question_of(trump, leader, declarers)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def questions(seed: int, deals: int, targets: Sequence[int]) -> list[tuple[str, int]]:
     """``bench_solver``'s random deals of ``seed`` as PBN, each with each target."""
     sys.path.insert(0, str(REPO / "benchmarks"))
@@ -173,7 +186,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="bench_solver's deal seed (default 1)")
     ap.add_argument("--deals", type=int, default=200, help="deals (default 200)")
     ap.add_argument("--trump", default="NT", choices=TRUMPS, help="trump suit (default NT)")
-    ap.add_argument("--targets", default="8,5,9", help="N+S targets, East leads (default 8,5,9)")
+    ap.add_argument("--targets", default="8,5,9", help="the side's targets (default 8,5,9)")
+    ap.add_argument(
+        "--declarers",
+        default="NS",
+        help="the seats of the side asked about (default NS; one seat, e.g. S, for a lone "
+        "declarer's Solo or Abundance)",
+    )
+    ap.add_argument("--leader", default="E", help="the seat that leads (default E)")
     ap.add_argument("--rounds", type=int, default=3, help="rounds over the questions (default 3)")
     ap.add_argument("--positions", action="store_true", help="also count both searches' positions")
     ap.add_argument(
@@ -190,9 +210,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"--targets must be integers separated by commas, not {args.targets!r}")
     if args.deals < 1 or args.rounds < 1 or not all(1 <= t <= 13 for t in targets):
         ap.error("--deals and --rounds must be at least 1 and each target within 1..13")
+    problem = side_error(args.trump, args.leader, args.declarers)
+    if problem:
+        ap.error(problem)
     commit = resolve(args.base)
     new, base = load_versions(commit, args.cache)
-    kw = {"trump": args.trump, "leader": "E", "declarers": "NS"}
+    kw = {"trump": args.trump, "leader": args.leader, "declarers": args.declarers}
     calls = [
         lambda p, t: new.solve(p, target=t, **kw),
         lambda p, t: base.solve(p, target=t, **kw),
@@ -202,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         call(*qs[0])
     print(
         f"working tree against {args.base} ({commit[:10]}): {len(qs)} questions "
-        f"(seed {args.seed}, {args.trump}, N+S {args.targets}, East leads), {args.rounds} rounds"
+        f"(seed {args.seed}, {args.trump}, {'+'.join(args.declarers.upper())} {args.targets}, "
+        f"{args.leader.upper()} leads), {args.rounds} rounds"
     )
     times = interleaved(calls, qs, args.rounds)
     best = times.min(axis=1)

@@ -70,6 +70,152 @@ from ._table import EXACT_TT, HASH_A, HASH_B, sig_owners, suit_seq, tt_key, tt_p
 STOP_EVERY = 1 << 16
 
 
+@njit(cache=True, inline="always")
+def settle(h, leader, trump, live, maxer, counted, need, rem, d, normal):
+    """The bounds of a trick-boundary position: ``(resolved, value, relevant)``.
+
+    ``need`` tricks still to take for the counted side, ``rem`` tricks left, ``d`` the depth
+    (0 the root); ``resolved`` False where no bound decides.
+    """
+    value = False
+    resolved = False
+    rel = 0
+    if need <= 0:
+        value = True
+        resolved = True
+    elif need > rem:
+        value = False
+        resolved = True
+    elif normal:
+        # Quick tricks: at no trump everywhere; in a trump contract only at the
+        # root and for a lone declarer on lead, as elsewhere the top runs the
+        # bound relies on make the stored patterns specific (it costs more than
+        # it saves).
+        one_declarer = maxer[0] + maxer[1] + maxer[2] + maxer[3] == 1
+        lone = one_declarer and maxer[leader] == 1
+        if trump == NT or d == 0 or lone:
+            # enough to decide: the side on lead needs ``need``, or the other
+            # side needs ``need`` of ``rem`` (the count stops there)
+            goal = need if maxer[leader] else rem - need + 1
+            # (the cap inline: the call only where a count could decide)
+            if quick_tricks_cap(h, leader, trump, live, maxer) < goal:
+                qt, qrel = 0, 0
+            else:
+                qt, qrel = counted_quick_tricks(h, leader, trump, live, maxer, goal)
+        else:
+            qt, qrel = 0, 0
+        # In a trump contract, one sure trick on lead, where one decides: the side
+        # on lead needs one, or the other side needs them all.  Its relevant card
+        # is none in a suit nobody else holds (a relevant card the result did not
+        # need makes the stored pattern specific).
+        one = (maxer[leader] and need == 1) or (not maxer[leader] and need == rem)
+        if qt == 0 and trump < NT and one:
+            c1 = sure_lead(h, leader, trump, maxer)
+            if c1 >= 0:
+                qt = 1
+                qrel = 0 if c1 == 52 else np.int64(1) << c1
+        if maxer[leader]:
+            if qt >= need:
+                value = True
+                resolved = True
+                rel = qrel
+        elif rem - qt < need:
+            value = False
+            resolved = True
+            rel = qrel
+        # A side needing every trick with no trumps about (DDS's "later tricks").
+        if (
+            not resolved
+            and (need == rem or need == 1)
+            and (trump == NT or ((live >> (13 * trump)) & SUIT_MASK) == 0)
+        ):
+            dec, v, lrel = all_tricks_bound(h, live, maxer, need, rem)
+            if dec:
+                value = v
+                resolved = True
+                rel = lrel
+        if not resolved and lone and trump < NT:
+            # A lone declarer on lead draws trumps with his top ones first.
+            dt, drel = drawn_trumps(h, leader, trump, live)
+            if dt >= need:
+                value = True
+                resolved = True
+                rel = drel
+        if not resolved and trump < NT and one_declarer and not maxer[leader]:
+            # A defender leads against a lone declarer (who needs the top trump).
+            dcl = lone_declarer(maxer)
+            if pop13((h[dcl] >> (13 * trump)) & SUIT_MASK) >= need:
+                dt, drel = defended_trumps(h, dcl, trump, live)
+                if dt >= need:
+                    value = True
+                    resolved = True
+                    rel = drel
+        if not resolved and trump < NT:
+            # A hand's sure trump tricks are at most its trumps: a count that
+            # cannot decide is not made.
+            long1 = 0
+            long0 = 0
+            for o in range(4):
+                n_o = pop13((h[o] >> (13 * trump)) & SUIT_MASK)
+                if maxer[o]:
+                    if n_o > long1:
+                        long1 = n_o
+                elif n_o > long0:
+                    long0 = n_o
+            sm = 0
+            if long1 >= need:
+                sm, srel = sure_trumps(h, trump, maxer, 1, live)
+            if sm >= need:
+                value = True
+                resolved = True
+                rel = srel
+            elif rem - long0 < need:
+                sn, srel = sure_trumps(h, trump, maxer, 0, live)
+                if rem - sn < need:
+                    value = False
+                    resolved = True
+                    rel = srel
+        # Guarded trumps: one or two tricks a hand-by-hand count misses, so only
+        # where a side needs one or two, or the other side all but one or two.
+        if not resolved and trump < NT and need <= 2:
+            tw, srel = guarded_trumps(h, trump, maxer, 1, leader, live)
+            if tw >= need:
+                value = True
+                resolved = True
+                rel = srel
+        if not resolved and trump < NT and need >= rem - 1:
+            tw, srel = guarded_trumps(h, trump, maxer, 0, leader, live)
+            if rem - tw < need:
+                value = False
+                resolved = True
+                rel = srel
+    elif trump == NT:
+        safe, mrel = misere_safe(h, leader, counted, live)
+        if safe:
+            value = False
+            resolved = True
+            rel = mrel
+        elif need == 1 and maxer[leader]:
+            # The defence on lead needs one more trick of the declarer's and can
+            # force it now (a low lead of a suit where he must win).
+            forced, mrel = misere_forced(h, leader, counted, live)
+            if forced:
+                value = True
+                resolved = True
+                rel = mrel
+    return resolved, value, rel
+
+
+@njit(cache=True)
+def settle_called(h, leader, trump, live, maxer, counted, need, rem, d, normal):
+    """:func:`settle`, called rather than inlined.
+
+    The search inlines :func:`settle` where it asks the bounds before the table and calls
+    this where it asks them after it, so that its compiled body holds the bounds once.
+    """
+    return settle(h, leader, trump, live, maxer, counted, need, rem, d, normal)
+
+
 @njit(cache=True)
 def search(
     h,
@@ -117,6 +263,8 @@ def search(
     cards a bound relied on); boundary positions are stored in the table under that pattern.
     """
     nbuckets = index.shape[0]  # a power of two
+    # a lone declarer in a trump contract (see probe_first below)
+    lone_trumps = normal and trump < NT and maxer[0] + maxer[1] + maxer[2] + maxer[3] == 1
     # borrowed views (see borrow): no reference counting in the loop
     h = borrow(h)
     maxer = borrow(maxer)
@@ -159,129 +307,15 @@ def search(
                 rem = pop52(h[leader])
                 live = h[0] | h[1] | h[2] | h[3]
                 rel = 0
-                if need <= 0:
-                    value = True
-                    resolved = True
-                elif need > rem:
-                    value = False
-                    resolved = True
-                elif normal:
-                    # Quick tricks: at no trump everywhere; in a trump contract only at the
-                    # root and for a lone declarer on lead, as elsewhere the top runs the
-                    # bound relies on make the stored patterns specific (it costs more than
-                    # it saves).
-                    one_declarer = maxer[0] + maxer[1] + maxer[2] + maxer[3] == 1
-                    lone = one_declarer and maxer[leader] == 1
-                    if trump == NT or d == 0 or lone:
-                        # enough to decide: the side on lead needs ``need``, or the other
-                        # side needs ``need`` of ``rem`` (the count stops there)
-                        goal = need if maxer[leader] else rem - need + 1
-                        # (the cap inline: the call only where a count could decide)
-                        if quick_tricks_cap(h, leader, trump, live, maxer) < goal:
-                            qt, qrel = 0, 0
-                        else:
-                            qt, qrel = counted_quick_tricks(h, leader, trump, live, maxer, goal)
-                    else:
-                        qt, qrel = 0, 0
-                    # In a trump contract, one sure trick on lead, where one decides: the side
-                    # on lead needs one, or the other side needs them all.  Its relevant card
-                    # is none in a suit nobody else holds (a relevant card the result did not
-                    # need makes the stored pattern specific).
-                    one = (maxer[leader] and need == 1) or (not maxer[leader] and need == rem)
-                    if qt == 0 and trump < NT and one:
-                        c1 = sure_lead(h, leader, trump, maxer)
-                        if c1 >= 0:
-                            qt = 1
-                            qrel = 0 if c1 == 52 else np.int64(1) << c1
-                    if maxer[leader]:
-                        if qt >= need:
-                            value = True
-                            resolved = True
-                            rel = qrel
-                    elif rem - qt < need:
-                        value = False
-                        resolved = True
-                        rel = qrel
-                    # A side needing every trick with no trumps about (DDS's "later tricks").
-                    if (
-                        not resolved
-                        and (need == rem or need == 1)
-                        and (trump == NT or ((live >> (13 * trump)) & SUIT_MASK) == 0)
-                    ):
-                        dec, v, lrel = all_tricks_bound(h, live, maxer, need, rem)
-                        if dec:
-                            value = v
-                            resolved = True
-                            rel = lrel
-                    if not resolved and lone and trump < NT:
-                        # A lone declarer on lead draws trumps with his top ones first.
-                        dt, drel = drawn_trumps(h, leader, trump, live)
-                        if dt >= need:
-                            value = True
-                            resolved = True
-                            rel = drel
-                    if not resolved and trump < NT and one_declarer and not maxer[leader]:
-                        # A defender leads against a lone declarer (who needs the top trump).
-                        dcl = lone_declarer(maxer)
-                        if pop13((h[dcl] >> (13 * trump)) & SUIT_MASK) >= need:
-                            dt, drel = defended_trumps(h, dcl, trump, live)
-                            if dt >= need:
-                                value = True
-                                resolved = True
-                                rel = drel
-                    if not resolved and trump < NT:
-                        # A hand's sure trump tricks are at most its trumps: a count that
-                        # cannot decide is not made.
-                        long1 = 0
-                        long0 = 0
-                        for o in range(4):
-                            n_o = pop13((h[o] >> (13 * trump)) & SUIT_MASK)
-                            if maxer[o]:
-                                if n_o > long1:
-                                    long1 = n_o
-                            elif n_o > long0:
-                                long0 = n_o
-                        sm = 0
-                        if long1 >= need:
-                            sm, srel = sure_trumps(h, trump, maxer, 1, live)
-                        if sm >= need:
-                            value = True
-                            resolved = True
-                            rel = srel
-                        elif rem - long0 < need:
-                            sn, srel = sure_trumps(h, trump, maxer, 0, live)
-                            if rem - sn < need:
-                                value = False
-                                resolved = True
-                                rel = srel
-                    # Guarded trumps: one or two tricks a hand-by-hand count misses, so only
-                    # where a side needs one or two, or the other side all but one or two.
-                    if not resolved and trump < NT and need <= 2:
-                        tw, srel = guarded_trumps(h, trump, maxer, 1, leader, live)
-                        if tw >= need:
-                            value = True
-                            resolved = True
-                            rel = srel
-                    if not resolved and trump < NT and need >= rem - 1:
-                        tw, srel = guarded_trumps(h, trump, maxer, 0, leader, live)
-                        if rem - tw < need:
-                            value = False
-                            resolved = True
-                            rel = srel
-                elif trump == NT:
-                    safe, mrel = misere_safe(h, leader, counted, live)
-                    if safe:
-                        value = False
-                        resolved = True
-                        rel = mrel
-                    elif need == 1 and maxer[leader]:
-                        # The defence on lead needs one more trick of the declarer's and can
-                        # force it now (a low lead of a suit where he must win).
-                        forced, mrel = misere_forced(h, leader, counted, live)
-                        if forced:
-                            value = True
-                            resolved = True
-                            rel = mrel
+                # Against a lone declarer in trumps with a defender on lead the table
+                # settles most positions and the bounds few: the table is probed first
+                # there.  Elsewhere the bounds come first: a position they settle skips
+                # the owner sequences, and relies on fewer cards than a table entry.
+                probe_first = lone_trumps and maxer[leader] == 0 and 0 < need <= rem
+                if not probe_first:
+                    resolved, value, rel = settle(
+                        h, leader, trump, live, maxer, counted, need, rem, d, normal
+                    )
                 if not resolved and rem > 1:
                     if d >= 4:
                         # The previous trick boundary (d - 4) computed its owner sequences
@@ -331,6 +365,10 @@ def search(
                         rel = trel
                     else:
                         st[d, ST_SLOT] = bucket
+                if probe_first and not resolved:
+                    resolved, value, rel = settle_called(
+                        h, leader, trump, live, maxer, counted, need, rem, d, normal
+                    )
             elif npl == 1 and normal and trump == NT:
                 # The second hand's side surely wins this trick and cashes on (DDS's
                 # second-hand quick tricks); at no trump only (in trump contracts it saves
