@@ -41,6 +41,7 @@ from solo_analysis.solver import (
 )
 from solo_analysis.solver._bits import hibit, lowbit, pop13, pop52
 from solo_analysis.solver._bounds import (
+    _lose_low,
     _run_line,
     defended_trumps,
     drawn_trumps,
@@ -1112,6 +1113,46 @@ def test_lone_declarer_trump_endings_against_oracle(k):
                 assert bound <= want, f"{describe(deal, 0, leader, (declarer,), False)}: {bound}"
     assert decided > 0.2 * count / 4
     assert defended > 0.05 * count * 3 / 4
+
+
+def test_lone_declarer_leads_a_low_trump_to_draw_theirs():
+    """South's AQT86 of spades against North's K, East's J and West's 9, East to lead.
+
+    Ruffing the first trick with the ace, South leads the six: each opponent must play his
+    one trump to it, and the queen, ten and eight are left as winners, four tricks in all
+    (leading the ace first takes all five).  Pairing the queen-ten-eight-six against the
+    king-jack-nine after the ruff counts one where the low lead counts three.
+    """
+    rank = {r: i for i, r in enumerate(RANKS)}
+
+    def mask(ranks: str) -> int:
+        return sum(1 << rank[r] for r in ranks)
+
+    def cards(spades: str, other: str, suit: int) -> list[int]:
+        return [rank[r] for r in spades] + [13 * suit + rank[r] for r in other]
+
+    deal = np.array(
+        [
+            cards("K", "AKQJ", 1),  # North: hearts
+            cards("J", "AKQJ", 2),  # East: diamonds
+            cards("AQT86", "", 0),  # South: spades only
+            cards("9", "AKQJ", 3),  # West: clubs
+        ],
+        dtype=np.int8,
+    )
+    h = np.array([sum(1 << int(c) for c in row) for row in deal], dtype=np.int64)
+    live = int(h[0] | h[1] | h[2] | h[3])
+    assert oracle(deal, 0, 1, (2,), False) == 4
+    assert defended_trumps(h, 2, 0, live)[0] == 4
+    # the count relies on every live trump's owner (the opponents' lowest ones decide)
+    assert defended_trumps(h, 2, 0, live)[1] == live & 0x1FFF
+    assert oracle(deal, 0, 2, (2,), False) == 5
+    assert drawn_trumps(h, 2, 0, live)[0] == 5
+    # on lead with the ace gone: the six led draws the three, and three winners are left
+    assert _lose_low(mask("QT86"), mask("K"), mask("J"), mask("9")) == 3
+    # the king-jack-nine in one hand: the six draws only the nine, and the count is the
+    # pairing's one
+    assert _lose_low(mask("QT86"), mask("KJ9"), 0, 0) == 1
 
 
 def split_top_trump_endings(rng: np.random.Generator, n: int, k: int) -> np.ndarray:

@@ -702,8 +702,10 @@ def _draw(rest, ta, tb, tc, low):
     """Trump tricks of a lone hand on lead with trumps ``rest`` against ``ta``, ``tb``, ``tc``.
 
     See :func:`drawn_trumps`: the top runs drawn, each opponent giving up his lowest trumps,
-    then the pairing.  13-bit rank masks.  Returns ``(tricks, low)``: ``low`` the deciding
-    rank, the lowest card of the runs or the pairing's (the ``low`` passed in if neither).
+    then the larger of the pairing and his lowest trump led to draw theirs
+    (:func:`_lose_low`).  13-bit rank masks.  Returns ``(tricks, low)``: ``low`` the deciding
+    rank, the lowest card of the runs or the pairing's (the ``low`` passed in if neither),
+    0 where the low lead counts more (it relies on every opponent's lowest trump).
     """
     drawn = 0
     while True:
@@ -724,7 +726,93 @@ def _draw(rest, ta, tb, tc, low):
     best, r = _pairing(rest, theirs)
     if best > 0:
         low = r
+    lost = _lose_low(rest, ta, tb, tc)
+    if lost > best:
+        best = lost
+        low = 0
     return drawn + best, low
+
+
+@njit(cache=True, inline="always")
+def _runs_pairing(rest, ta, tb, tc):
+    """:func:`_draw`'s top runs and pairing alone (no trick lost on purpose): the tricks."""
+    drawn = 0
+    while True:
+        theirs = ta | tb | tc
+        if theirs == 0:
+            return drawn + pop13(rest)
+        k = top_run(rest, rest | theirs)
+        if k == 0:
+            break
+        for _ in range(k):
+            rest &= ~(1 << hibit(rest))
+            ta &= ta - 1
+            tb &= tb - 1
+            tc &= tc - 1
+        drawn += k
+    best, _ = _pairing(rest, theirs)
+    return drawn + best
+
+
+@njit(cache=True, inline="always")
+def _after_lost(rest, ta, tb, tc):
+    """Trump tricks of a lone hand, trumps ``rest`` against ``ta``, ``tb``, ``tc``, not on lead.
+
+    The larger of the pairing, which holds whoever leads, and, if he holds the top trump,
+    :func:`defended_trumps`' count with :func:`_runs_pairing` for the drawing.
+    """
+    theirs = ta | tb | tc
+    if theirs == 0:
+        return pop13(rest)
+    best, _ = _pairing(rest, theirs)
+    if rest != 0 and hibit(rest) > hibit(theirs):
+        top = hibit(rest)
+        d = _runs_pairing(rest, ta, tb, tc)
+        v = 1 + _runs_pairing(rest & ~(1 << top), ta, tb, tc)
+        if v < d:
+            d = v
+        if d > best:
+            best = d
+    return best
+
+
+@njit(cache=True, inline="always")
+def _lose_low(rest, ta, tb, tc):
+    """Trump tricks of a lone hand on lead that leads its lowest trump, the top one theirs.
+
+    Every opponent holding trumps must play one to it.  At worst for him each gives up his
+    lowest, keeping the higher ones (a lower card kept in place of a higher one beats fewer
+    of his), except that one of them may play his lowest trump above the card led to win
+    the trick.  If none does, the trick is his and he leads again (:func:`_runs_pairing`
+    counts the rest); otherwise an opponent leads (:func:`_after_lost`).  The count is the
+    least over those replies.  13-bit rank masks.
+    """
+    x = lowbit(rest)
+    rest &= rest - 1
+    above = ~((2 << x) - 1)
+    la = ta & -ta
+    lb = tb & -tb
+    lc = tc & -tc
+    if (la | lb | lc) & above:
+        worst = 13
+    else:
+        worst = 1 + _runs_pairing(rest, ta & ~la, tb & ~lb, tc & ~lc)
+    over = ta & above
+    if over:
+        v = _after_lost(rest, ta & ~(over & -over), tb & ~lb, tc & ~lc)
+        if v < worst:
+            worst = v
+    over = tb & above
+    if over:
+        v = _after_lost(rest, ta & ~la, tb & ~(over & -over), tc & ~lc)
+        if v < worst:
+            worst = v
+    over = tc & above
+    if over:
+        v = _after_lost(rest, ta & ~la, tb & ~lb, tc & ~(over & -over))
+        if v < worst:
+            worst = v
+    return worst
 
 
 @njit(cache=True)
@@ -737,11 +825,13 @@ def drawn_trumps(h, leader, trump, live):
     can only beat fewer of the declarer's).  With the opponents' high trumps gone, his next
     ones may have become a top run in turn: he goes on while he has one.  Then the pairing
     of :func:`sure_trumps` counts the declarer's remaining trumps that surely win against
-    the opponents' remaining ones.  Returns ``(tricks, relevant)``: the runs plus that count,
-    relying on the owners of the live trumps from the top down to the deciding one (the
-    lowest card of the runs, or the declarer's trump where the pairing counts most).  Below
-    it the owners do not matter: with the lengths fixed (the table's key), each opponent
-    keeps the same trumps above it.
+    the opponents' remaining ones, or, where it counts more, he leads his lowest trump,
+    which every opponent holding trumps must follow (:func:`_lose_low`).  Returns
+    ``(tricks, relevant)``: the runs plus that count, relying on the owners of the live
+    trumps from the top down to the deciding one (the lowest card of the runs, or the
+    declarer's trump where the pairing counts most; every live trump where the low lead
+    does).  Below it the owners do not matter: with the lengths fixed (the table's key),
+    each opponent keeps the same trumps above it.
     """
     lt = (live >> (13 * trump)) & SUIT_MASK
     rest = (h[leader] >> (13 * trump)) & SUIT_MASK
@@ -768,7 +858,8 @@ def defended_trumps(h, dcl, trump, live):
     count already allows for); or a suit he is void in is led, and he ruffs with the top
     trump, wins, and draws with the rest.  So he takes at least the smaller of
     :func:`drawn_trumps`' count and one more than the drawing count of his other trumps
-    (fewer or lower opponents' trumps only raise either count).  Returns ``(tricks,
+    (each count is what a way of playing his trumps guarantees, and the same play
+    guarantees as much against fewer or lower opponents' trumps).  Returns ``(tricks,
     relevant)``, 0 if he lacks the top trump: the live trumps down to the deciding card of
     either count.
     """
