@@ -107,3 +107,13 @@ def test_side_error_names_a_bad_seat_and_passes_good_ones():
     assert side_error("H", "N", "S") is None  # a lone declarer, as Solo
     assert "declarer" in side_error("H", "N", "Q")
     assert "seat" in side_error("H", "X", "S").lower()
+
+
+def test_advice_questions_hold_the_hand_in_its_seat():
+    qs = _script().advice_questions("AKJ94.K83.Q72.65", "second", "7S", 1, 3, [5, 9])
+    assert [t for _, t in qs] == [5, 5, 5, 9, 9, 9]
+    assert qs[0][0] == qs[3][0] and len({p for p, _ in qs}) == 3
+    for pbn, _ in qs:
+        # N: eldest, E: second (the hand), S: third, W: dealer (who holds the turn-up)
+        assert pbn.startswith("N:") and pbn.split()[1] == "AKJ94.K83.Q72.65"
+        assert "7" in pbn.split()[3].split(".")[0]

@@ -21,6 +21,8 @@ Usage::
     python tools/ab_time.py --base HEAD                       # working tree against HEAD
     python tools/ab_time.py --base HEAD~2 --trump H --seed 2 --rounds 5 --positions
     python tools/ab_time.py --trump H --declarers S --leader N --targets 5,9   # Solo, Abundance
+    python tools/ab_time.py --hand AKJ94.K83.Q72.65 --seat second --turnup 7S --deals 300 \
+        --trump S --declarers E --leader N --targets 5 --skip-over 5000000  # an advice's Solo
 """
 
 from __future__ import annotations
@@ -145,6 +147,23 @@ def questions(seed: int, deals: int, targets: Sequence[int]) -> list[tuple[str, 
     return [(p, t) for t in targets for p in pbns]
 
 
+def advice_questions(
+    hand: str, seat: str, turnup: str, seed: int, deals: int, targets: Sequence[int]
+) -> list[tuple[str, int]]:
+    """The advice's deals for a hand (the sampler's first ``deals`` of ``seed``), as PBN.
+
+    The seats are those of play: eldest is North, second East, third South, dealer West.
+    Each deal goes with each target.
+    """
+    sys.path.insert(0, str(REPO))
+    from solo_analysis.deal import Deal
+    from solo_analysis.sampler import sample_deals
+
+    arrays = sample_deals(hand, seat=seat, turnup=turnup, n=deals, seed=seed)
+    pbns = [Deal.from_array(d).to_pbn() for d in arrays]
+    return [(p, t) for t in targets for p in pbns]
+
+
 def interleaved(
     calls: Sequence[Callable[[str, int], Any]], qs: Sequence[tuple[str, int]], rounds: int
 ) -> np.ndarray:
@@ -194,6 +213,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         "declarer's Solo or Abundance)",
     )
     ap.add_argument("--leader", default="E", help="the seat that leads (default E)")
+    ap.add_argument(
+        "--hand",
+        help="time the advice's deals of this hand (e.g. AKJ94.K83.Q72.65) instead of random "
+        "ones; with --seat and --turnup, the seats those of play (eldest N, second E, third S, "
+        "dealer W)",
+    )
+    ap.add_argument("--seat", default="second", help="with --hand: the hand's seat")
+    ap.add_argument("--turnup", help="with --hand: the turn-up card, e.g. 7S")
+    ap.add_argument(
+        "--skip-over",
+        type=int,
+        default=0,
+        metavar="N",
+        help="leave out the questions whose search (the base version's) passes N positions",
+    )
     ap.add_argument("--rounds", type=int, default=3, help="rounds over the questions (default 3)")
     ap.add_argument("--positions", action="store_true", help="also count both searches' positions")
     ap.add_argument(
@@ -220,12 +254,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         lambda p, t: new.solve(p, target=t, **kw),
         lambda p, t: base.solve(p, target=t, **kw),
     ]
-    qs = questions(args.seed, args.deals, targets)
+    if args.hand:
+        try:
+            qs = advice_questions(args.hand, args.seat, args.turnup, args.seed, args.deals, targets)
+        except ValueError as exc:  # the package's one-line errors (hand, seat, turn-up)
+            ap.error(str(exc))
+    else:
+        qs = questions(args.seed, args.deals, targets)
+    if args.skip_over:
+        # the base version's search size decides, so both versions time the same questions
+        sizes = [base.search_positions(p, target=t, **kw)[1] for p, t in qs]
+        kept = [q for q, n in zip(qs, sizes, strict=True) if n <= args.skip_over]
+        print(f"left out {len(qs) - len(kept)} of {len(qs)} questions over {args.skip_over:,}")
+        qs = kept
+        if not qs:
+            raise SystemExit("error: --skip-over leaves no question to time")
     for call in calls:  # compile or load the kernels before the clock starts
         call(*qs[0])
+    deals_of = f"the advice deals of {args.hand}, " if args.hand else ""
     print(
         f"working tree against {args.base} ({commit[:10]}): {len(qs)} questions "
-        f"(seed {args.seed}, {args.trump}, {'+'.join(args.declarers.upper())} {args.targets}, "
+        f"({deals_of}seed {args.seed}, {args.trump}, "
+        f"{'+'.join(args.declarers.upper())} {args.targets}, "
         f"{args.leader.upper()} leads), {args.rounds} rounds"
     )
     times = interleaved(calls, qs, args.rounds)
