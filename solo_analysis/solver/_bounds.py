@@ -698,22 +698,17 @@ def guarded_trumps(h, trump, side, want_side, leader, live):
 
 
 @njit(cache=True, inline="always")
-def _draw(rest, ta, tb, tc, low):
-    """Trump tricks of a lone hand on lead with trumps ``rest`` against ``ta``, ``tb``, ``tc``.
+def _top_runs(rest, ta, tb, tc, low):
+    """A lone hand on lead with trumps ``rest`` draws with its top runs (:func:`drawn_trumps`).
 
-    See :func:`drawn_trumps`: the top runs drawn, each opponent giving up his lowest trumps,
-    then the larger of the pairing and his lowest trump led to draw theirs
-    (:func:`_lose_low`).  13-bit rank masks.  Returns ``(tricks, low)``: ``low`` the deciding
-    rank, the lowest card of the runs or the pairing's (the ``low`` passed in if neither),
-    0 where the low lead counts more (it relies on every opponent's lowest trump).
+    Each opponent gives up his lowest trump to every trick of a run; a run may make the
+    hand's next trumps a top run in turn.  13-bit rank masks.  Returns ``(drawn, rest, ta,
+    tb, tc, low)``: the tricks of the runs, the trumps left, and ``low`` the lowest card of
+    the runs (the ``low`` passed in if there was none).
     """
     drawn = 0
-    while True:
-        theirs = ta | tb | tc
-        if theirs == 0:
-            # drawn out: every trump he has left wins, whatever its rank
-            return drawn + pop13(rest), low
-        k = top_run(rest, rest | theirs)
+    while ta | tb | tc:
+        k = top_run(rest, rest | ta | tb | tc)
         if k == 0:
             break
         for _ in range(k):
@@ -723,6 +718,24 @@ def _draw(rest, ta, tb, tc, low):
             tb &= tb - 1
             tc &= tc - 1
         drawn += k
+    return drawn, rest, ta, tb, tc, low
+
+
+@njit(cache=True, inline="always")
+def _draw(rest, ta, tb, tc, low):
+    """Trump tricks of a lone hand on lead with trumps ``rest`` against ``ta``, ``tb``, ``tc``.
+
+    See :func:`drawn_trumps`: the top runs drawn (:func:`_top_runs`), then the larger of the
+    pairing and his lowest trump led to draw theirs (:func:`_lose_low`).  13-bit rank masks.
+    Returns ``(tricks, low)``: ``low`` the deciding rank, the lowest card of the runs or the
+    pairing's (the ``low`` passed in if neither), 0 where the low lead counts more (it relies
+    on every opponent's lowest trump).
+    """
+    drawn, rest, ta, tb, tc, low = _top_runs(rest, ta, tb, tc, low)
+    theirs = ta | tb | tc
+    if theirs == 0:
+        # drawn out: every trump he has left wins, whatever its rank
+        return drawn + pop13(rest), low
     best, r = _pairing(rest, theirs)
     if best > 0:
         low = r
@@ -736,20 +749,10 @@ def _draw(rest, ta, tb, tc, low):
 @njit(cache=True, inline="always")
 def _runs_pairing(rest, ta, tb, tc):
     """:func:`_draw`'s top runs and pairing alone (no trick lost on purpose): the tricks."""
-    drawn = 0
-    while True:
-        theirs = ta | tb | tc
-        if theirs == 0:
-            return drawn + pop13(rest)
-        k = top_run(rest, rest | theirs)
-        if k == 0:
-            break
-        for _ in range(k):
-            rest &= ~(1 << hibit(rest))
-            ta &= ta - 1
-            tb &= tb - 1
-            tc &= tc - 1
-        drawn += k
+    drawn, rest, ta, tb, tc, _ = _top_runs(rest, ta, tb, tc, 13)
+    theirs = ta | tb | tc
+    if theirs == 0:
+        return drawn + pop13(rest)
     best, _ = _pairing(rest, theirs)
     return drawn + best
 
