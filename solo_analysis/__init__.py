@@ -15,9 +15,16 @@ checks it)::
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
+from ._kernel_cache import clear_stale_caches
+
 __version__ = "0.1.0"
+
+# Before any kernel is compiled or loaded from numba's cache: drop the caches built from
+# other kernel sources than these (numba would not notice a change to an inlined helper).
+clear_stale_caches(Path(__file__).resolve().parent)
 
 # public name -> submodule that defines it
 _LAZY: dict[str, str] = {

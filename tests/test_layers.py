@@ -24,7 +24,7 @@ PACKAGE = "solo_analysis"
 #: the layers, lowest first; a module may import from its own package and from lower layers.
 #: Packages on one line are side by side: neither may import the other.
 LAYERS: list[set[str]] = [
-    {"", "errors"},  # the package face (version, lazy names) and the exceptions
+    {"", "errors"},  # the package face (version, lazy names, cache check) and the exceptions
     {"cards"},
     {"hand"},
     {"deal"},
@@ -87,9 +87,15 @@ def _imports(module: str) -> Iterator[tuple[str, str | None, int]]:
 
 
 def _area(module: str) -> str:
-    """The top-level part of the package a module belongs to ("" for the package face)."""
+    """The top-level part of the package a module belongs to.
+
+    "" for the package face: ``__init__`` and its private helpers at the top level
+    (``_kernel_cache``, which the face runs on import).
+    """
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else ""
+    if len(parts) == 1 or (len(parts) == 2 and parts[1].startswith("_")):
+        return ""
+    return parts[1]
 
 
 def _is_kernel(module: str) -> bool:

@@ -23,7 +23,6 @@ import numpy as np
 import pytest
 from naive import naive_tricks
 from numba import njit
-from script_loader import ROOT, load_script
 
 from solo_analysis.cards import card_code, card_str
 from solo_analysis.deal import Deal
@@ -968,47 +967,6 @@ def test_search_positions_trick_as_text():
     assert search_positions(pbn, **kw, trick="SA, S2") == want
     assert search_positions(pbn, **kw, trick=[12, 0]) == want
     assert want[0] is True and want[1] > 0
-
-
-# ------------------------------------------------------------------ numba's cache
-@pytest.mark.jit_off
-def test_numba_cache_tool_clears_the_kernel_caches_when_a_kernel_module_changes(tmp_path):
-    tool = load_script(ROOT / "tools" / "numba_cache.py")
-
-    root = tmp_path / "solo_analysis"
-    for folder in ("solver", "sampler", "solver/__pycache__", "sampler/__pycache__"):
-        (root / folder).mkdir(parents=True)
-    (root / "__init__.py").write_text("")
-    (root / "solver" / "_search.py").write_text("x = 1\n")
-    (root / "solver" / "batch.py").write_text("")  # not a kernel module
-    (root / "sampler" / "_kernel.py").write_text("")
-
-    def cache_files():
-        files = [
-            root / "solver/__pycache__/_search.search-87.py311.nbi",
-            root / "solver/__pycache__/_search.search-87.py311.1.nbc",
-            root / "sampler/__pycache__/_kernel.deal_batch-9.py311.nbi",
-        ]
-        for f in files:
-            f.write_text("")
-        return files
-
-    other = root / "solver/__pycache__/batch.cpython-311.pyc"
-    other.write_text("")
-    files = cache_files()
-    assert tool.clear_stale_caches(root)  # no stamp yet: cleared
-    assert not any(f.exists() for f in files) and other.exists()
-    files = cache_files()
-    assert not tool.clear_stale_caches(root)  # nothing changed: kept
-    assert all(f.exists() for f in files)
-    (root / "solver" / "batch.py").write_text("changed = True\n")
-    assert not tool.clear_stale_caches(root)  # not a kernel module
-    (root / "solver" / "_search.py").write_text("x = 2\n")
-    assert tool.clear_stale_caches(root)
-    assert not any(f.exists() for f in files) and other.exists()
-    assert (root / "__pycache__" / "kernel-sources.sha1").read_text().strip() == (
-        tool.sources_digest(root)
-    )
 
 
 def low_hand_endings(rng: np.random.Generator, n: int, k: int, declarer: int) -> np.ndarray:

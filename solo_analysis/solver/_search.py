@@ -11,7 +11,7 @@ Encodings: cards, hands, trumps, roles and the columns ``ST_*`` of the stack ``s
 :mod:`._bits`; ``hist`` (history scores and killer leads), see :mod:`._moves`; ``info`` and
 ``index`` (the table), see :mod:`._table`.  The functions it calls with ``inline="always"``
 (move generation, probes and stores) are copied into its compiled code, so a change to
-them needs its cache cleared (``tools/numba_cache.py``).
+them needs its cache cleared, which the package does when imported (:mod:`.._kernel_cache`).
 """
 
 from __future__ import annotations
