@@ -1111,6 +1111,15 @@ def test_lone_declarer_leads_a_low_trump_to_draw_theirs():
     # the king-jack-nine in one hand: the six draws only the nine, and the count is the
     # pairing's one
     assert _lose_low(mask("QT86"), mask("KJ9"), 0, 0) == 1
+    # the bare top trump against a lone two: one trick, relying on the ace alone (no low
+    # lead is made without a trump left to lead)
+    deal = np.array(
+        [cards("", "AKQJ", 1), cards("", "AKQJ", 2), cards("A", "AKQ", 3), cards("2", "T98", 3)],
+        dtype=np.int8,
+    )
+    h = np.array([sum(1 << int(c) for c in row) for row in deal], dtype=np.int64)
+    live = int(h[0] | h[1] | h[2] | h[3])
+    assert defended_trumps(h, 2, 0, live) == (1, 1 << rank["A"])
 
 
 def split_top_trump_endings(rng: np.random.Generator, n: int, k: int) -> np.ndarray:

@@ -739,10 +739,11 @@ def _draw(rest, ta, tb, tc, low):
     best, r = _pairing(rest, theirs)
     if best > 0:
         low = r
-    lost = _lose_low(rest, ta, tb, tc)
-    if lost > best:
-        best = lost
-        low = 0
+    if best < pop13(rest):  # else the low lead cannot count more
+        lost = _lose_low(rest, ta, tb, tc)
+        if lost > best:
+            best = lost
+            low = 0
     return drawn + best, low
 
 
@@ -793,28 +794,24 @@ def _lose_low(rest, ta, tb, tc):
     x = lowbit(rest)
     rest &= rest - 1
     above = ~((2 << x) - 1)
-    la = ta & -ta
-    lb = tb & -tb
-    lc = tc & -tc
-    if (la | lb | lc) & above:
+    # each opponent's trumps after he gives up his lowest
+    ra = ta & (ta - 1)
+    rb = tb & (tb - 1)
+    rc = tc & (tc - 1)
+    if ((ta ^ ra) | (tb ^ rb) | (tc ^ rc)) & above:
         worst = 13
     else:
-        worst = 1 + _runs_pairing(rest, ta & ~la, tb & ~lb, tc & ~lc)
+        worst = 1 + _runs_pairing(rest, ra, rb, rc)
+    # or one of them wins the trick with his lowest trump above the card led
     over = ta & above
     if over:
-        v = _after_lost(rest, ta & ~(over & -over), tb & ~lb, tc & ~lc)
-        if v < worst:
-            worst = v
+        worst = min(worst, _after_lost(rest, ta & ~(over & -over), rb, rc))
     over = tb & above
     if over:
-        v = _after_lost(rest, ta & ~la, tb & ~(over & -over), tc & ~lc)
-        if v < worst:
-            worst = v
+        worst = min(worst, _after_lost(rest, ra, tb & ~(over & -over), rc))
     over = tc & above
     if over:
-        v = _after_lost(rest, ta & ~la, tb & ~lb, tc & ~(over & -over))
-        if v < worst:
-            worst = v
+        worst = min(worst, _after_lost(rest, ra, rb, tc & ~(over & -over)))
     return worst
 
 
