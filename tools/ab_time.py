@@ -110,12 +110,9 @@ def copy_revision(commit: str, dest: Path, repo: Path = REPO) -> Path:
 def load_versions(commit: str, cache: Path) -> tuple[ModuleType, ModuleType]:
     """The solver of the working tree and that of ``commit`` (as ``solo_analysis_base``).
 
-    Stale kernel caches of the working tree are cleared first (``tools/numba_cache.py``).
+    Importing the working tree's package clears its stale kernel caches
+    (``solo_analysis/_kernel_cache.py``).
     """
-    sys.path.insert(0, str(REPO / "tools"))
-    from numba_cache import clear_stale_caches
-
-    clear_stale_caches(REPO / PACKAGE)
     parent = copy_revision(commit, cache)
     sys.path.insert(0, str(parent))
     sys.path.insert(0, str(REPO))
@@ -247,13 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     problem = side_error(args.trump, args.leader, args.declarers)
     if problem:
         ap.error(problem)
-    commit = resolve(args.base)
-    new, base = load_versions(commit, args.cache)
-    kw = {"trump": args.trump, "leader": args.leader, "declarers": args.declarers}
-    calls = [
-        lambda p, t: new.solve(p, target=t, **kw),
-        lambda p, t: base.solve(p, target=t, **kw),
-    ]
+    # the questions first: a bad hand or turn-up is reported before the base is loaded
     if args.hand:
         try:
             qs = advice_questions(args.hand, args.seat, args.turnup, args.seed, args.deals, targets)
@@ -261,12 +252,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(str(exc))
     else:
         qs = questions(args.seed, args.deals, targets)
+    commit = resolve(args.base)
+    new, base = load_versions(commit, args.cache)
+    kw = {"trump": args.trump, "leader": args.leader, "declarers": args.declarers}
+    calls = [
+        lambda p, t: new.solve(p, target=t, **kw),
+        lambda p, t: base.solve(p, target=t, **kw),
+    ]
+    base_sizes: list[int] | None = None
     if args.skip_over:
         # the base version's search size decides, so both versions time the same questions
         sizes = [base.search_positions(p, target=t, **kw)[1] for p, t in qs]
-        kept = [q for q, n in zip(qs, sizes, strict=True) if n <= args.skip_over]
+        kept = [(q, n) for q, n in zip(qs, sizes, strict=True) if n <= args.skip_over]
         print(f"left out {len(qs) - len(kept)} of {len(qs)} questions over {args.skip_over:,}")
-        qs = kept
+        qs = [q for q, _ in kept]
+        base_sizes = [n for _, n in kept]
         if not qs:
             raise SystemExit("error: --skip-over leaves no question to time")
     for call in calls:  # compile or load the kernels before the clock starts
@@ -290,7 +290,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         counts = [0, 0]
         for pbn, t in qs:
             counts[0] += new.search_positions(pbn, target=t, **kw)[1]
-            counts[1] += base.search_positions(pbn, target=t, **kw)[1]
+        if base_sizes is None:  # not counted yet
+            base_sizes = [base.search_positions(p, target=t, **kw)[1] for p, t in qs]
+        counts[1] = sum(base_sizes)
         print(f"  positions {counts[0]:,} against {counts[1]:,} ({counts[0] / counts[1] - 1:+.1%})")
     return 0
 
