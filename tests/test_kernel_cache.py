@@ -178,3 +178,31 @@ def test_a_changed_helper_reaches_a_cached_caller(tmp_path, check):
     assert list((package / "solver" / "__pycache__").glob("_caller.*.nbi"))
     (package / "solver" / "_helper.py").write_text(_HELPER.format(value=41))
     assert _answer(tmp_path) == ("42" if check else "2")
+
+
+@pytest.mark.jit_off
+def test_the_folders_are_where_numba_itself_caches(tmp_path, monkeypatch):
+    """Each folder named as numba's own cache locators name it, in numba's order of choice."""
+    from numba.core import caching, config
+
+    source = PACKAGE / "solver" / "_search.py"
+
+    def kernel():  # a function for numba's locators (they read its first line only)
+        pass
+
+    def numba_path(locator: type) -> Path:
+        return Path(locator(kernel, str(source)).get_cache_path())
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    assert _kernel_cache.cache_dirs(source) == [numba_path(caching.InTreeCacheLocator)]
+    # __pycache__ cannot be written: numba's user-wide folder too
+    monkeypatch.setattr(_kernel_cache.os, "access", lambda path, mode: False)
+    assert _kernel_cache.cache_dirs(source) == [
+        numba_path(caching.InTreeCacheLocator),
+        numba_path(caching.UserWideCacheLocator),
+    ]
+    monkeypatch.undo()
+    user = tmp_path / "numba-cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(user))
+    monkeypatch.setattr(config, "CACHE_DIR", str(user))
+    assert _kernel_cache.cache_dirs(source)[0] == numba_path(caching.UserProvidedCacheLocator)
