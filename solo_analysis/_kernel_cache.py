@@ -10,10 +10,10 @@ kernel modules and, in every folder where numba may keep their caches, compares 
 with a stamp file; where they differ it deletes the kernels' cache files there and writes the
 new stamp, and numba compiles afresh on the next call.
 
-It costs well under a millisecond when nothing has changed, never raises (a folder that
-cannot be read or written is left as it is: numba does not cache there either), and is safe
-when several processes import the package at once (each deletes before it writes the stamp,
-so a process that finds the stamp current finds no stale cache file).
+It costs about a millisecond when nothing has changed, never raises (a folder that cannot
+be read or written is left as it is: numba does not cache there either), and is safe when
+several processes import the package at once (each deletes before it writes the stamp, so a
+process that finds the stamp current finds no stale cache file).
 """
 
 from __future__ import annotations
