@@ -24,7 +24,8 @@ __version__ = "0.1.0"
 
 # Before any kernel is compiled or loaded from numba's cache: drop the caches built from
 # other kernel sources than these (numba would not notice a change to an inlined helper).
-clear_stale_caches(Path(__file__).resolve().parent)
+# The path as numba sees it (not resolved: numba names its folders from the unresolved one).
+clear_stale_caches(Path(__file__).parent)
 
 # public name -> submodule that defines it
 _LAZY: dict[str, str] = {

@@ -169,7 +169,7 @@ def test_a_changed_helper_reaches_a_cached_caller(tmp_path, check):
     init = "from pathlib import Path\n"
     if check:
         init += "from ._kernel_cache import clear_stale_caches\n"
-        init += "clear_stale_caches(Path(__file__).resolve().parent)\n"
+        init += "clear_stale_caches(Path(__file__).parent)\n"
     (package / "__init__.py").write_text(init)
     (package / "solver" / "__init__.py").write_text("")
     (package / "solver" / "_caller.py").write_text(_CALLER)
@@ -190,8 +190,8 @@ def test_the_folders_are_where_numba_itself_caches(tmp_path, monkeypatch):
     def kernel():  # a function for numba's locators (they read its first line only)
         pass
 
-    def numba_path(locator: type) -> Path:
-        return Path(locator(kernel, str(source)).get_cache_path())
+    def numba_path(locator: type, path: Path = source) -> Path:
+        return Path(locator(kernel, str(path)).get_cache_path())
 
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     assert _kernel_cache.cache_dirs(source) == [numba_path(caching.InTreeCacheLocator)]
@@ -206,3 +206,10 @@ def test_the_folders_are_where_numba_itself_caches(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(user))
     monkeypatch.setattr(config, "CACHE_DIR", str(user))
     assert _kernel_cache.cache_dirs(source)[0] == numba_path(caching.UserProvidedCacheLocator)
+    # reached through a symbolic link: named from the path as given, as numba does
+    link = tmp_path / "link"
+    link.symlink_to(PACKAGE.parent, target_is_directory=True)
+    linked = link / "solo_analysis" / "solver" / "_search.py"
+    named = numba_path(caching.UserProvidedCacheLocator, linked)
+    assert named != numba_path(caching.UserProvidedCacheLocator)
+    assert _kernel_cache.cache_dirs(linked)[0] == named
