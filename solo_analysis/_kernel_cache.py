@@ -19,9 +19,12 @@ process that finds the stamp current finds no stale cache file).
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
+from types import ModuleType
 
 #: the kernel modules (every module that defines a numba-compiled function), relative to
 #: the package root; ``tests/test_kernel_cache.py`` checks that no kernel lies outside them
@@ -51,13 +54,31 @@ def _numba_subfolder(source: Path) -> str:
     return f"{os.path.basename(parent)}_{hashlib.sha1(parent.encode()).hexdigest()}"
 
 
+def _numba_appdirs() -> ModuleType:
+    """The module ``numba/misc/appdirs.py`` (standalone), loaded without importing numba.
+
+    Importing ``numba.misc.appdirs`` would import numba itself, a quarter of a second or
+    more at every ``import solo_analysis`` on a read-only install; where the file is not
+    found, it is imported the usual way.
+    """
+    spec = importlib.util.find_spec("numba")
+    if spec is not None and spec.origin is not None:
+        path = Path(spec.origin).parent / "misc" / "appdirs.py"
+        found = importlib.util.spec_from_file_location("_solo_analysis_numba_appdirs", path)
+        if path.is_file() and found is not None and found.loader is not None:
+            module = importlib.util.module_from_spec(found)
+            found.loader.exec_module(module)
+            return module
+    return importlib.import_module("numba.misc.appdirs")
+
+
 def _user_cache_root() -> Path | None:
     """The user-wide cache folder of numba (used where ``__pycache__`` is read-only)."""
     try:
-        from numba.misc.appdirs import AppDirs
+        appdirs = _numba_appdirs()
+        return Path(appdirs.AppDirs(appname="numba", appauthor=False).user_cache_dir)
     except Exception:  # numba missing or reorganised: nothing cached there to clear
         return None
-    return Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)  # type: ignore[no-untyped-call]
 
 
 def cache_dirs(source: Path) -> list[Path]:

@@ -213,3 +213,34 @@ def test_the_folders_are_where_numba_itself_caches(tmp_path, monkeypatch):
     named = numba_path(caching.UserProvidedCacheLocator, linked)
     assert named != numba_path(caching.UserProvidedCacheLocator)
     assert _kernel_cache.cache_dirs(linked)[0] == named
+
+
+@pytest.mark.jit_off
+def test_a_read_only_install_does_not_import_numba_on_import(tmp_path):
+    """Finding numba's user-wide folder loads its ``appdirs`` file alone, not numba."""
+    code = (
+        "import os, sys\n"
+        "os.access = lambda *args, **kwargs: False  # every folder read-only\n"
+        "import solo_analysis\n"
+        "print('numba' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # numba's user-wide folder on Linux
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.strip() == "False"
+    if sys.platform.startswith("linux"):  # the stamps went to numba's user-wide folders
+        stamps = list((tmp_path / "cache" / "numba").glob(f"*/{_kernel_cache.STAMP}"))
+        assert {p.parent.name.split("_")[0] for p in stamps} == {
+            "solver",
+            "sampler",
+            "play",
+            "stats",
+        }
