@@ -18,11 +18,11 @@ process that finds the stamp current finds no stale cache file).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import importlib.util
 import os
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -39,10 +39,13 @@ def kernel_sources(package_root: Path) -> list[Path]:
     return sorted(p for pattern in KERNEL_GLOBS for p in package_root.glob(pattern))
 
 
-def sources_digest(package_root: Path) -> str:
-    """SHA-1 of the kernel modules' paths (relative to ``package_root``) and contents."""
+def sources_digest(package_root: Path, sources: list[Path] | None = None) -> str:
+    """SHA-1 of the kernel modules' paths (relative to ``package_root``) and contents.
+
+    ``sources``: the kernel modules if already listed (:func:`kernel_sources`).
+    """
     sha = hashlib.sha1()
-    for path in kernel_sources(package_root):
+    for path in kernel_sources(package_root) if sources is None else sources:
         sha.update(path.relative_to(package_root).as_posix().encode() + b"\0")
         sha.update(path.read_bytes() + b"\0")
     return sha.hexdigest()
@@ -72,6 +75,7 @@ def _numba_appdirs() -> ModuleType:
     return importlib.import_module("numba.misc.appdirs")
 
 
+@functools.cache
 def _user_cache_root() -> Path | None:
     """The user-wide cache folder of numba (used where ``__pycache__`` is read-only)."""
     try:
@@ -148,7 +152,7 @@ def clear_stale_caches(package_root: Path) -> list[Path]:
         sources = kernel_sources(package_root)
         if not sources:
             return []
-        digest = sources_digest(package_root)
+        digest = sources_digest(package_root, sources)
         folders: dict[Path, list[Path]] = {}
         for source in sources:
             for folder in cache_dirs(source):
@@ -169,18 +173,3 @@ def clear_stale_caches(package_root: Path) -> list[Path]:
         _write_stamp(stamp, digest)
         cleared.append(folder)
     return cleared
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Clear the stale caches of the package at ``argv[0]`` (default: this package)."""
-    args = sys.argv[1:] if argv is None else argv
-    root = Path(args[0]) if args else Path(__file__).resolve().parent
-    if not (root / "__init__.py").is_file():
-        print(f"error: {root} is not a package folder", file=sys.stderr)
-        return 2
-    cleared = clear_stale_caches(root)
-    for folder in cleared:
-        print(f"kernel sources changed: numba caches in {folder} cleared")
-    if not cleared:
-        print("numba caches up to date")
-    return 0

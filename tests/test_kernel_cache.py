@@ -141,19 +141,23 @@ def helper():
 """
 
 
-def _answer(root: Path) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
-    code = "from kc_demo.solver._caller import answer; print(answer())"
+def _python(code: str, cwd: Path, **env: str) -> str:
+    """What ``code`` prints, run by a fresh Python in ``cwd``, without NUMBA_ settings."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
     done = subprocess.run(
         [sys.executable, "-c", code],
-        cwd=root,
-        env=env,
+        cwd=cwd,
+        env={**clean, **env},
         capture_output=True,
         text=True,
         timeout=300,
         check=True,
     )
     return done.stdout.strip()
+
+
+def _answer(root: Path) -> str:
+    return _python("from kc_demo.solver._caller import answer; print(answer())", root)
 
 
 @pytest.mark.parametrize("check", [False, True], ids=["without the check", "with it"])
@@ -224,18 +228,8 @@ def test_a_read_only_install_does_not_import_numba_on_import(tmp_path):
         "import solo_analysis\n"
         "print('numba' in sys.modules)\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
-    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # numba's user-wide folder on Linux
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    assert done.stdout.strip() == "False"
+    # XDG_CACHE_HOME: numba's user-wide folder on Linux
+    assert _python(code, tmp_path, XDG_CACHE_HOME=str(tmp_path / "cache")) == "False"
     if sys.platform.startswith("linux"):  # the stamps went to numba's user-wide folders
         stamps = list((tmp_path / "cache" / "numba").glob(f"*/{_kernel_cache.STAMP}"))
         assert {p.parent.name.split("_")[0] for p in stamps} == {

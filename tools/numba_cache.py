@@ -30,15 +30,19 @@ def _kernel_cache() -> ModuleType:
     return module
 
 
-def clear_stale_caches(package_root: Path) -> list[Path]:
-    """:func:`solo_analysis._kernel_cache.clear_stale_caches` for ``package_root``."""
-    cleared: list[Path] = _kernel_cache().clear_stale_caches(package_root)
-    return cleared
-
-
 def main(argv: list[str] | None = None) -> int:
-    rc: int = _kernel_cache().main(sys.argv[1:] if argv is None else argv)
-    return rc
+    """Clear the stale caches of the package at ``argv[0]`` (default: the working tree's)."""
+    args = sys.argv[1:] if argv is None else argv
+    root = Path(args[0]) if args else PACKAGE
+    if not (root / "__init__.py").is_file():
+        print(f"error: {root} is not a package folder", file=sys.stderr)
+        return 2
+    cleared = _kernel_cache().clear_stale_caches(root)
+    for folder in cleared:
+        print(f"kernel sources changed: numba caches in {folder} cleared")
+    if not cleared:
+        print("numba caches up to date")
+    return 0
 
 
 if __name__ == "__main__":
