@@ -1659,6 +1659,27 @@ def test_move_order_cashes_the_shorter_suit_first():
     assert order.index("AH") < order.index("AS") < order.index("3S")
 
 
+def test_move_order_leads_low_to_the_team_mates_winner_keeping_the_top_card():
+    # North leads at no trump holding the top heart in three; South's king beats every
+    # heart of the opponents: a low heart to it before the ace; with the king East's
+    # instead (South's jack the side's best after the ace), the ace first
+    hands = ["AH 3H 2H 5D 6D", "QH 4H 7D 8D 9D", "KH 5H TD JD QD", "JH 6H 7H KD AD"]
+    order = _first_moves(hands, 0, 4, 0b0101)
+    assert order.index("3H") < order.index("AH")
+    hands = ["AH 3H 2H 5D 6D", "KH 4H 7D 8D 9D", "JH 5H TD JD QD", "QH 6H 7H KD AD"]
+    order = _first_moves(hands, 0, 4, 0b0101)
+    assert order.index("AH") < order.index("3H")
+
+
+def test_move_order_leads_through_the_next_hands_top_card_to_the_team_mates_second():
+    # North leads at no trump: East, next, holds the top heart and South the king: a low
+    # heart (East must play before South) before cashing the top club, whose second card
+    # East holds too
+    hands = ["3H 2H AC 3C 2C", "AH 4H QC JC TC", "KH 5H 4C 5C 6C", "QH 6H 7C 8C 9C"]
+    order = _first_moves(hands, 0, 4, 0b0101)
+    assert order.index("3H") < order.index("AC")
+
+
 def test_move_order_leaves_a_ruffable_trick_to_the_team_mate():
     # spades trumps; West leads a low heart, North (for N+S) holds the top heart, but East,
     # void in hearts with a trump, plays after him: a heart that leaves the trick to South

@@ -37,13 +37,17 @@ _TR_SECOND_BEFORE = -20
 _NT_NEXT_TWO = 20
 _TR_NEXT_TWO = 20
 # another lead of a suit whose top card the opponent after the leader holds and the second
-# his team-mate (trumps only);
+# his team-mate;
 _TR_MATE_SECOND = 29
+_NT_MATE_SECOND = 20
 # the second card led from a hand that also holds the third, the top card elsewhere (no
 # trump only);
 _NT_SEQUENCE = 10
 # a suit a team-mate is void in (no trump only: in trumps that is a ruff, _MATE_RUFF_WEIGHT).
 _NT_MATE_VOID = -30
+# a lead below the leader's own top card of a suit where a team-mate holds a card above every
+# opponent's, less its rank (no trump only; against the top card's 60 less twice the length).
+_NT_UNDER_OWN_TOP = 56
 
 
 # A score is a weight times 2**20 plus the history score, capped below 2**20.
@@ -79,12 +83,8 @@ def lead_weights(h, s, L, seat, side, mine, trumps):
                 low += _TR_NEXT_TWO if trumps else _NT_NEXT_TWO
                 both = (1 << b2) | (1 << b3)
                 seq = not trumps and (h[seat] & both) == both
-            if (
-                trumps
-                and not (h[seat] >> b2) & 1
-                and ((h[(seat + 1) & 3] & ~mine) >> (base + r1)) & 1
-            ):
-                low += _TR_MATE_SECOND
+            if not (h[seat] >> b2) & 1 and ((h[(seat + 1) & 3] & ~mine) >> (base + r1)) & 1:
+                low += _TR_MATE_SECOND if trumps else _NT_MATE_SECOND
         else:
             hl = h[(seat + 1) & 3]
             hr = h[(seat + 3) & 3]
@@ -99,6 +99,22 @@ def lead_weights(h, s, L, seat, side, mine, trumps):
                 win += _NT_MATE_VOID
                 low += _NT_MATE_VOID
     return win, low, seq
+
+
+@njit(cache=True, inline="always")
+def _mate_over(hand, mine, live, s):
+    """Whether the leader holds suit ``s``'s top card and a team-mate one above the opponents'.
+
+    A low lead to the team-mate then wins the trick too, and keeps the top card.  ``hand``
+    is the leader's cards, ``mine`` his side's and ``live`` every hand's (live cards).
+    """
+    base = 13 * s
+    L = (live >> base) & SUIT_MASK
+    if not (hand >> (base + hibit(L))) & 1:
+        return False
+    mate_s = ((mine & ~hand) >> base) & SUIT_MASK
+    opp_s = ((live & ~mine) >> base) & SUIT_MASK
+    return mate_s != 0 and (opp_s == 0 or hibit(mate_s) > hibit(opp_s))
 
 
 @njit(cache=True, inline="always")
@@ -405,6 +421,10 @@ def gen_moves(
                             sc = 50 - r
                         else:
                             sc = 50 + r
+                    elif trump == NT and _mate_over(hand, mine, live, s):
+                        # low to the team-mate's winner, the top card kept (DDS's no-trump
+                        # weights count both as leads the side wins)
+                        sc = _NT_UNDER_OWN_TOP - r
                     else:
                         sc = 20 if trump == NT else -10  # no preference of length or rank
                     if ruff_risk:
