@@ -103,15 +103,13 @@ def lead_weights(h, s, L, seat, side, mine, trumps):
 
 @njit(cache=True, inline="always")
 def _mate_over(hand, mine, live, s):
-    """Whether the leader holds suit ``s``'s top card and a team-mate one above the opponents'.
+    """Whether a team-mate of the leader holds a card of suit ``s`` above every opponent's.
 
-    A low lead to the team-mate then wins the trick too, and keeps the top card.  ``hand``
-    is the leader's cards, ``mine`` his side's and ``live`` every hand's (live cards).
+    Where the leader holds the suit's top card, a low lead to the team-mate then wins the
+    trick too, and keeps the top card.  ``hand`` is the leader's cards, ``mine`` his side's
+    and ``live`` every hand's (live cards).
     """
     base = 13 * s
-    L = (live >> base) & SUIT_MASK
-    if not (hand >> (base + hibit(L))) & 1:
-        return False
     mate_s = ((mine & ~hand) >> base) & SUIT_MASK
     opp_s = ((live & ~mine) >> base) & SUIT_MASK
     return mate_s != 0 and (opp_s == 0 or hibit(mate_s) > hibit(opp_s))
@@ -421,9 +419,10 @@ def gen_moves(
                             sc = 50 - r
                         else:
                             sc = 50 + r
-                    elif trump == NT and _mate_over(hand, mine, live, s):
-                        # low to the team-mate's winner, the top card kept (DDS's no-trump
-                        # weights count both as leads the side wins)
+                    elif trump == NT and not opp_top and _mate_over(hand, mine, live, s):
+                        # the leader holds the top card (nobody else does): low to the
+                        # team-mate's winner, the top card kept (DDS's no-trump weights
+                        # count both as leads the side wins)
                         sc = _NT_UNDER_OWN_TOP - r
                     else:
                         sc = 20 if trump == NT else -10  # no preference of length or rank
