@@ -1680,6 +1680,19 @@ def test_move_order_leads_through_the_next_hands_top_card_to_the_team_mates_seco
     assert order.index("3H") < order.index("AC")
 
 
+@pytest.mark.parametrize("trump", [4, 0])
+def test_move_order_plays_second_hand_low_when_the_team_mate_can_beat_the_card_led(trump):
+    # East leads the 8 of hearts (no trump, or spades trumps); South holds K-J-3, West the
+    # ace, North the ten, which beats the 8: the 3 before the king and the jack.  With
+    # North's hearts below the 8 the king or the jack comes first.
+    hands = ["TH 9H 2C 3C", "QH 8H 4C 5C", "KH JH 3H 6C", "AH 6H 5H 7C"]
+    order = _first_moves(hands, 2, trump, 0b0101, trick=("8H",))
+    assert order.index("3H") < min(order.index("KH"), order.index("JH"))
+    hands = ["7H 2H 2C 3C", "QH 8H 4C 5C", "KH JH 3H 6C", "AH 6H 5H 7C"]
+    order = _first_moves(hands, 2, trump, 0b0101, trick=("8H",))
+    assert min(order.index("KH"), order.index("JH")) < order.index("3H")
+
+
 def test_move_order_leaves_a_ruffable_trick_to_the_team_mate():
     # spades trumps; West leads a low heart, North (for N+S) holds the top heart, but East,
     # void in hearts with a trump, plays after him: a heart that leaves the trick to South
