@@ -1754,10 +1754,14 @@ def _rank_follow_order(hands, trick_cards, trump, side):
     if (mates(win, mover) and wc > opp_top) or (mate_top > opp_top and mate_top > wc):
         return heads
     top = max(wc, opp_top)
+    sure = [c for c in heads if c > top]
+    if npl == 1 and mate_top > wc and trump == 4:
+        # second hand low: the runs below the card led, then those above it, lowest first
+        return sure + [c for c in heads if c < wc] + [c for c in heads if wc < c < top]
     # those that beat the winning card only: highest first (with a team-mate after, by
     # their history scores, none here)
     between = [c for c in heads if wc < c < top][::-1]
-    return [c for c in heads if c > top] + between + [c for c in heads if c < wc]
+    return sure + between + [c for c in heads if c < wc]
 
 
 def test_follows_that_beat_the_winning_card_only():
