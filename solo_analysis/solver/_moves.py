@@ -48,9 +48,9 @@ _NT_MATE_VOID = -30
 # a lead below the leader's own top card of a suit where a team-mate holds a card above every
 # opponent's, less its rank (no trump only; against the top card's 60 less twice the length).
 _NT_UNDER_OWN_TOP = 56
-# A second hand's card below the card led where his team-mate, playing last, holds one above
-# it (in trump contracts; at no trump _follow_by_rank puts them first): against 45 for a card
-# that beats the card led but not every opponent's after him.
+# A second hand's card below the card led where a team-mate after him (two against two, the
+# hand playing last) holds one above it (in trump contracts; at no trump _follow_by_rank puts
+# them first): against 45 for a card that beats the card led but not every opponent's after.
 _SECOND_HAND_LOW = 50
 
 
@@ -217,7 +217,8 @@ def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, trump, maxer, m
     he plays after and holds one above the winning card and every opponent's after), the
     runs lowest first.  Otherwise the runs above the winning card and every opponent's
     after (winning for sure), lowest first; then, at no trump, for the second hand whose
-    team-mate playing last holds a card above the one led (second hand low): the runs below
+    team-mate after him (two against two, the hand playing last) holds a card above the one
+    led (second hand low): the runs below
     the card led, then those above it, each lowest first; otherwise those that beat the
     winning card only: with a team-mate after (leaving the trick to him) weighted alike, so
     in the order of their history scores (``hist[seat]``), highest first where those tie;
@@ -242,8 +243,8 @@ def _follow_by_rank(h, seat, npl, led, m, L, win_card, win_seat, trump, maxer, m
     nm = _emit(moves, depth, 0, base, sure, True)
     x = heads & ~lower & ~sure
     if npl == 1 and mate_hi > win_card and trump == NT:
-        # Second hand low: the team-mate playing last can beat the card led, an opponent
-        # in between holds more: the runs below the card led, then those above it, each
+        # Second hand low: a team-mate after him can beat the card led, an opponent after
+        # him holds more: the runs below the card led, then those above it, each
         # lowest first
         nm = _emit(moves, depth, nm, base, heads & lower, True)
         return _emit(moves, depth, nm, base, x, True)
@@ -498,8 +499,8 @@ def gen_moves(
                         if s == trump and led != trump:
                             sc -= r  # a ruff (or over-ruff): as low as wins
                     elif npl == 1 and s == led and mate_hi > win_card:
-                        # second hand low, the team-mate playing last able to beat the
-                        # card led (as at no trump, _follow_by_rank)
+                        # second hand low, a team-mate after him able to beat the card
+                        # led (as at no trump, _follow_by_rank)
                         sc = _SECOND_HAND_LOW - r
                     else:
                         sc = 20 - r
